@@ -1,0 +1,841 @@
+//! The board and the rules of Togyz Kumalak, with no knowledge of search.
+//!
+//! A [`Position`] is a small `Copy` value: the 18 holes as 8-bit lanes (each
+//! side's nine holes in one `u128`), the two kazans, the two tuzdiks, the side
+//! to move, the full-move number and an incrementally updated Zobrist key.
+//! Sowing costs the same whatever the number of stones: full laps are one
+//! broadcast add over all lanes, the rest one add over a precomputed range of
+//! lanes, and stones that fell into a tuzdik lane move to its owner's kazan.
+//!
+//! Holes are indexed 0..17 in sowing order (White/South 1..9, then
+//! Black/North 1..9); a [`Move`] is a hole 0..8 of the side to move and is
+//! written 1..9.
+//!
+//! ```
+//! use tuzdyk::board::{Move, Position};
+//!
+//! let mut pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().count(), 9);
+//! let outcome = pos.play(Move::from_number(6).unwrap());
+//! assert_eq!(outcome.captured, 10); // the last stone makes 10 on Black's hole 5
+//! assert_eq!(pos.kazan(tuzdyk::board::Side::White), 10);
+//! ```
+
+mod sowing;
+mod zobrist;
+
+use std::fmt;
+
+use sowing::{RANGE_ADD, SOWING, Sowing};
+pub use zobrist::ZOBRIST;
+
+/// Stones in the game.
+pub const TOTAL_STONES: u32 = 162;
+/// A kazan holding this many stones wins at once.
+pub const WINNING_KAZAN: u8 = 82;
+/// Holes on each side.
+pub const HOLES: usize = 9;
+/// Holes on the board.
+pub const BOARD_HOLES: usize = 18;
+
+/// One of the two players. White (South, P1) moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    White = 0,
+    Black = 1,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::White, Side::Black];
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline]
+    pub const fn opponent(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// The letter TFEN uses for this side: `S` (South, White) or `N`.
+    pub const fn tfen_letter(self) -> char {
+        match self {
+            Side::White => 'S',
+            Side::Black => 'N',
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::White => "White",
+            Side::Black => "Black",
+        }
+    }
+}
+
+/// A move: the mover's hole, 0..8 internally, written 1..9.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(u8);
+
+impl Move {
+    /// The move from hole `index` (0..8) of the side to move.
+    #[inline]
+    pub const fn from_index(index: usize) -> Move {
+        debug_assert!(index < HOLES);
+        Move(index as u8)
+    }
+
+    /// The move written `number` (1..9), or `None` outside that range.
+    pub const fn from_number(number: u32) -> Option<Move> {
+        if number >= 1 && number <= HOLES as u32 {
+            Some(Move(number as u8 - 1))
+        } else {
+            None
+        }
+    }
+
+    /// The hole index 0..8.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The hole number 1..9 as written.
+    #[inline]
+    pub const fn number(self) -> u32 {
+        self.0 as u32 + 1
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+/// The set of legal moves of a position, as a 9-bit mask over the holes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MoveSet(u16);
+
+impl MoveSet {
+    pub const EMPTY: MoveSet = MoveSet(0);
+
+    #[inline]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline]
+    pub const fn contains(self, mv: Move) -> bool {
+        self.0 & (1 << mv.0) != 0
+    }
+}
+
+impl Iterator for MoveSet {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Move(index))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for MoveSet {}
+
+/// What a move did: where its last stone fell and what it won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveOutcome {
+    /// The hole (0..17 in sowing order) where the last stone fell.
+    pub landing: usize,
+    /// Stones taken by an even capture (0 if none).
+    pub captured: u8,
+    /// Whether the move made a tuzdik (its 3 stones went to the mover).
+    pub tuzdik: bool,
+    /// Stones that fell into tuzdiks, for each side's kazan.
+    pub tuzdik_stones: [u8; 2],
+}
+
+impl MoveOutcome {
+    /// The landing hole as its owner numbers it (1..9) and the side it lies on.
+    pub fn landing_hole(&self) -> (Side, u32) {
+        let side = if self.landing < HOLES {
+            Side::White
+        } else {
+            Side::Black
+        };
+        (side, (self.landing % HOLES) as u32 + 1)
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    Win(Side),
+    Draw,
+}
+
+impl GameResult {
+    /// The score notation of game records: `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn notation(self) -> &'static str {
+        match self {
+            GameResult::Win(Side::White) => "1-0",
+            GameResult::Win(Side::Black) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// Why a finished game is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameEnd {
+    /// A kazan reached 82.
+    KazanMajority,
+    /// The side to move had no move; the remaining stones went to their sides' owners.
+    NoMoves,
+}
+
+/// A Togyz Kumalak position. See the module documentation for the layout.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Each side's nine holes as 8-bit lanes 0..8.
+    holes: [u128; 2],
+    key: u64,
+    kazans: [u8; 2],
+    /// The opponent hole (0..8) each side owns as its tuzdik, or `NO_TUZDIK`
+    /// (9, an unused lane that is always empty, so reads of it give 0).
+    tuzdiks: [u8; 2],
+    side_to_move: Side,
+    fullmove: u16,
+}
+
+const NO_TUZDIK: u8 = HOLES as u8;
+/// 0x01 in each of the nine lanes of one side.
+const LANE_ONES: u128 = 0x01_0101_0101_0101_0101;
+/// 0x7f in each of the nine lanes.
+const LANE_LOW7: u128 = LANE_ONES * 0x7F;
+/// 0x80 in each of the nine lanes.
+const LANE_HIGH: u128 = LANE_ONES * 0x80;
+
+/// Bits 0..8: every hole of a side.
+const ALL_LANES: u32 = (1 << HOLES) - 1;
+
+/// Lane `index` (0..15) of a word. Lanes 0..7 are the low half, 8..15 the
+/// high half; splitting the shift keeps it to one 64-bit shift.
+#[inline(always)]
+const fn lane(word: u128, index: usize) -> u8 {
+    let half = if index < 8 {
+        word as u64
+    } else {
+        (word >> 64) as u64
+    };
+    (half >> (8 * (index & 7))) as u8
+}
+
+/// `LANE_CLEAR[i]`: every bit set but lane i's (index 9, an unused lane, clears nothing that is set).
+static LANE_CLEAR: [u128; 16] = {
+    let mut table = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        table[i] = !(0xFFu128 << (8 * i));
+        i += 1;
+    }
+    table
+};
+
+/// How a landing hole's count decides a capture: 0 even (taken), 1 odd
+/// (never taken), 2 exactly three (a tuzdik if the rules allow one).
+#[inline(always)]
+const fn count_kind(count: u32) -> usize {
+    (count & 1) as usize + (count == 3) as usize
+}
+
+/// Stones a sowing drops into the tuzdik on `side`'s hole `tuzdik`
+/// (`NO_TUZDIK` for none): one per lap and one if the rest reaches it.
+#[inline(always)]
+fn tuzdik_fallen(sowing: Sowing, laps: u32, side: usize, tuzdik: u8) -> u8 {
+    let fallen = laps + ((sowing.reached(side) >> tuzdik) & 1);
+    if tuzdik == NO_TUZDIK { 0 } else { fallen as u8 }
+}
+
+/// An upper bound of the largest lane of a word (below twice the largest).
+#[inline(always)]
+const fn lane_bound(word: u128) -> u32 {
+    let mut folded = word | (word >> 64);
+    folded |= folded >> 32;
+    folded |= folded >> 16;
+    folded |= folded >> 8;
+    let byte = folded as u8;
+    (1u32 << (8 - byte.leading_zeros())) - 1
+}
+
+/// The mask of lanes (bit i for lane i) that are not zero.
+#[inline]
+const fn nonzero_lanes(word: u128) -> u16 {
+    let high = (((word & LANE_LOW7) + LANE_LOW7) | word) & LANE_HIGH;
+    let low = high as u64;
+    // Gather bit 7 of lanes 0..7 into bits 0..7, lane 8 separately.
+    let gathered = ((low >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    (gathered as u16) | ((((high >> 71) & 1) as u16) << 8)
+}
+
+/// Why a set of hole counts, kazans and tuzdiks is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("stones plus kazans make {0}, not 162")]
+    StoneCount(u32),
+    #[error("a hole holds {0} stones, more than 162")]
+    HoleTooFull(u32),
+    #[error("{0}'s tuzdik is on hole 9, which can never be a tuzdik")]
+    TuzdikOnNine(&'static str),
+    #[error("both tuzdiks are on hole {0}; two tuzdiks cannot carry the same number")]
+    TuzdiksSameNumber(u32),
+    #[error("{side}'s tuzdik on hole {hole} holds {stones} stones; a tuzdik is always empty")]
+    TuzdikNotEmpty {
+        side: &'static str,
+        hole: u32,
+        stones: u32,
+    },
+    #[error("full-move number {0} is out of range 1..=65535")]
+    FullMove(u32),
+}
+
+/// Everything that defines a position, in plain arrays: what
+/// [`Position::from_parts`] checks and builds from, and what
+/// [`Position::parts`] gives back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionParts {
+    /// Stones per hole, in sowing order (White 1..9, Black 1..9).
+    pub holes: [u8; BOARD_HOLES],
+    /// Kazans, indexed by [`Side::index`].
+    pub kazans: [u8; 2],
+    /// The opponent hole (0..8) each side owns as tuzdik, if any.
+    pub tuzdiks: [Option<u8>; 2],
+    pub side_to_move: Side,
+    pub fullmove: u16,
+}
+
+impl Position {
+    /// The starting position: nine stones in every hole, White to move.
+    pub fn startpos() -> Position {
+        Position::from_parts(PositionParts {
+            holes: [9; BOARD_HOLES],
+            kazans: [0, 0],
+            tuzdiks: [None, None],
+            side_to_move: Side::White,
+            fullmove: 1,
+        })
+        .expect("the start position is valid")
+    }
+
+    /// Builds a position, checking that it can occur under the rules'
+    /// invariants: 162 stones, tuzdiks empty, not on hole 9, not the same number.
+    pub fn from_parts(parts: PositionParts) -> Result<Position, PositionError> {
+        let mut total: u32 = parts.kazans.iter().map(|&k| k as u32).sum();
+        for &count in &parts.holes {
+            if count as u32 > TOTAL_STONES {
+                return Err(PositionError::HoleTooFull(count as u32));
+            }
+            total += count as u32;
+        }
+        if total != TOTAL_STONES {
+            return Err(PositionError::StoneCount(total));
+        }
+        for side in Side::BOTH {
+            if let Some(hole) = parts.tuzdiks[side.index()] {
+                if hole as usize >= HOLES - 1 {
+                    return Err(PositionError::TuzdikOnNine(side.name()));
+                }
+                let stones = parts.holes[side.opponent().index() * HOLES + hole as usize];
+                if stones != 0 {
+                    return Err(PositionError::TuzdikNotEmpty {
+                        side: side.name(),
+                        hole: hole as u32 + 1,
+                        stones: stones as u32,
+                    });
+                }
+            }
+        }
+        if let [Some(a), Some(b)] = parts.tuzdiks
+            && a == b
+        {
+            return Err(PositionError::TuzdiksSameNumber(a as u32 + 1));
+        }
+        if parts.fullmove == 0 {
+            return Err(PositionError::FullMove(0));
+        }
+        let mut holes = [0u128; 2];
+        for (index, &count) in parts.holes.iter().enumerate() {
+            holes[index / HOLES] |= (count as u128) << (8 * (index % HOLES));
+        }
+        let mut position = Position {
+            holes,
+            key: 0,
+            kazans: parts.kazans,
+            tuzdiks: parts.tuzdiks.map(|t| t.unwrap_or(NO_TUZDIK)),
+            side_to_move: parts.side_to_move,
+            fullmove: parts.fullmove,
+        };
+        position.key = position.compute_key();
+        Ok(position)
+    }
+
+    /// The plain-array view of this position.
+    pub fn parts(&self) -> PositionParts {
+        let mut holes = [0u8; BOARD_HOLES];
+        for (index, count) in holes.iter_mut().enumerate() {
+            *count = self.stones_at(index);
+        }
+        PositionParts {
+            holes,
+            kazans: self.kazans,
+            tuzdiks: [self.tuzdik(Side::White), self.tuzdik(Side::Black)],
+            side_to_move: self.side_to_move,
+            fullmove: self.fullmove,
+        }
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    /// The full-move number, which rises after Black moves.
+    #[inline]
+    pub fn fullmove(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// Plies played since the start, as implied by the full-move number.
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        (self.fullmove as u32 - 1) * 2 + self.side_to_move.index() as u32
+    }
+
+    /// The Zobrist key, always equal to [`Position::compute_key`].
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn kazan(&self, side: Side) -> u8 {
+        self.kazans[side.index()]
+    }
+
+    /// Stones in `side`'s hole `hole` (0..8).
+    #[inline]
+    pub fn stones(&self, side: Side, hole: usize) -> u8 {
+        lane(self.holes[side.index()], hole)
+    }
+
+    /// Stones in hole `index` (0..17 in sowing order).
+    #[inline]
+    pub fn stones_at(&self, index: usize) -> u8 {
+        lane(self.holes[index / HOLES], index % HOLES)
+    }
+
+    /// Stones on `side`'s nine holes.
+    #[inline]
+    pub fn stones_on_side(&self, side: Side) -> u32 {
+        let word = self.holes[side.index()];
+        // Lanes hold at most 162, so pairwise sums fit in 16 bits.
+        let pairs = (word & 0x00FF_00FF_00FF_00FF_00FF) + ((word >> 8) & 0x00FF_00FF_00FF_00FF);
+        let mut sum = 0u32;
+        let mut rest = pairs;
+        while rest != 0 {
+            sum += (rest & 0xFFFF) as u32;
+            rest >>= 16;
+        }
+        sum
+    }
+
+    /// The opponent hole (0..8) that `side` owns as its tuzdik.
+    #[inline]
+    pub fn tuzdik(&self, side: Side) -> Option<u8> {
+        let hole = self.tuzdiks[side.index()];
+        (hole != NO_TUZDIK).then_some(hole)
+    }
+
+    /// The raw lanes of one side, for evaluation code that works on words.
+    #[inline]
+    pub fn side_lanes(&self, side: Side) -> u128 {
+        self.holes[side.index()]
+    }
+
+    /// The legal moves: the side to move's holes that hold stones. A tuzdik is
+    /// always empty, so it never appears. Empty once the game is over.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveSet {
+        if self.kazans[0] >= WINNING_KAZAN || self.kazans[1] >= WINNING_KAZAN {
+            return MoveSet::EMPTY;
+        }
+        self.movable_holes(self.side_to_move)
+    }
+
+    /// The holes of `side` that hold stones, whether or not the game is over.
+    #[inline]
+    pub fn movable_holes(&self, side: Side) -> MoveSet {
+        MoveSet(nonzero_lanes(self.holes[side.index()]))
+    }
+
+    #[inline]
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legal_moves().contains(mv)
+    }
+
+    /// The game's result if it is over, with how it ended.
+    pub fn game_over(&self) -> Option<(GameResult, GameEnd)> {
+        for side in Side::BOTH {
+            if self.kazans[side.index()] >= WINNING_KAZAN {
+                return Some((GameResult::Win(side), GameEnd::KazanMajority));
+            }
+        }
+        if !self.movable_holes(self.side_to_move).is_empty() {
+            return None;
+        }
+        let [white, black] = self.final_scores();
+        let result = match white.cmp(&black) {
+            std::cmp::Ordering::Greater => GameResult::Win(Side::White),
+            std::cmp::Ordering::Less => GameResult::Win(Side::Black),
+            std::cmp::Ordering::Equal => GameResult::Draw,
+        };
+        Some((result, GameEnd::NoMoves))
+    }
+
+    /// The result if the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.game_over().map(|(result, _)| result)
+    }
+
+    /// Each side's kazan plus the stones on its side: the final count if the
+    /// game ended now by the sweep.
+    pub fn final_scores(&self) -> [u32; 2] {
+        Side::BOTH.map(|side| self.kazans[side.index()] as u32 + self.stones_on_side(side))
+    }
+
+    /// Where the last stone of `mv` would land and what it would win, without
+    /// changing this position.
+    pub fn preview(&self, mv: Move) -> MoveOutcome {
+        let mut copy = *self;
+        copy.play(mv)
+    }
+
+    /// Plays `mv`, which must be legal, and reports what it did.
+    ///
+    /// Costs the same whatever the number of stones sown. Playing an illegal
+    /// move is a logic error: it is caught by a debug assertion.
+    #[inline]
+    pub fn play(&mut self, mv: Move) -> MoveOutcome {
+        self.play_impl::<true>(mv)
+    }
+
+    /// [`Position::play`] without updating the key: for perft, which never
+    /// reads it. The key of the result is stale.
+    #[inline]
+    pub(crate) fn play_unhashed(&mut self, mv: Move) -> MoveOutcome {
+        self.play_impl::<false>(mv)
+    }
+
+    #[inline(always)]
+    fn play_impl<const HASH: bool>(&mut self, mv: Move) -> MoveOutcome {
+        debug_assert!(self.is_legal(mv), "illegal move {mv} in {self:?}");
+        let us = self.side_to_move.index();
+        let them = 1 - us;
+        let index = mv.index();
+        let origin = us * HOLES + index;
+        let sown = self.holes[us].to_le_bytes()[index] as usize;
+        let sowing = SOWING[origin][sown];
+        let laps = sowing.laps();
+        let landing = sowing.landing();
+        let hole = sowing.landing_hole() as usize;
+
+        if HASH {
+            self.key ^= self.sowing_key_change(origin, sown, sowing);
+        }
+
+        // Sowing only adds: what the landing hole and the tuzdiks hold
+        // afterwards follows from the laps and the lanes the rest reach.
+        let found = self.holes[them].to_le_bytes()[hole] as u32
+            + laps
+            + ((sowing.reached(them) >> hole) & 1);
+        let tuzdik_stones = [
+            tuzdik_fallen(sowing, laps, Side::Black.index(), self.tuzdiks[0]),
+            tuzdik_fallen(sowing, laps, Side::White.index(), self.tuzdiks[1]),
+        ];
+        let taken = (self.landing_holes_taken()[count_kind(found)] >> landing) & 1 != 0;
+        let makes_tuzdik = taken & (found == 3);
+
+        let add = &RANGE_ADD[sowing.range()];
+        let broadcast = LANE_ONES * laps as u128;
+        let mut words = self.holes;
+        words[us] &= LANE_CLEAR[index];
+        words[0] += broadcast + add[0];
+        words[1] += broadcast + add[1];
+        words[1] &= LANE_CLEAR[self.tuzdiks[0] as usize];
+        words[0] &= LANE_CLEAR[self.tuzdiks[1] as usize];
+        words[them] &= if taken { LANE_CLEAR[hole] } else { !0 };
+        self.holes = words;
+
+        let taken_stones = if taken { found as u8 } else { 0 };
+        if HASH {
+            let z = &ZOBRIST;
+            for (owner, &fallen) in tuzdik_stones.iter().enumerate() {
+                if fallen != 0 {
+                    let index = (1 - owner) * HOLES + self.tuzdiks[owner] as usize;
+                    self.key ^= z.hole[index][fallen as usize] ^ z.hole[index][0];
+                }
+            }
+            if makes_tuzdik {
+                self.key ^= z.tuzdik[us][NO_TUZDIK as usize] ^ z.tuzdik[us][hole];
+            }
+            if taken {
+                self.key ^= z.hole[landing][found as usize] ^ z.hole[landing][0];
+            }
+            self.key ^= z.black_to_move;
+        }
+        if makes_tuzdik {
+            self.tuzdiks[us] = hole as u8;
+        }
+        let mut gains = tuzdik_stones;
+        gains[us] += taken_stones;
+        for side in Side::BOTH {
+            self.add_to_kazan::<HASH>(side, gains[side.index()]);
+        }
+        self.side_to_move = Side::BOTH[them];
+        self.fullmove += us as u16;
+        MoveOutcome {
+            landing,
+            captured: if makes_tuzdik { 0 } else { taken_stones },
+            tuzdik: makes_tuzdik,
+            tuzdik_stones,
+        }
+    }
+
+    /// The key change of sowing `sown` stones from `origin`, before any
+    /// tuzdik or capture: every hole whose count the sowing changes.
+    fn sowing_key_change(&self, origin: usize, sown: usize, sowing: Sowing) -> u64 {
+        let z = &ZOBRIST;
+        let mut change = z.hole[origin][sown] ^ z.hole[origin][0];
+        let laps = sowing.laps() as usize;
+        let reached = sowing.reached(0) as u64 | (sowing.reached(1) as u64) << HOLES;
+        for hole in 0..BOARD_HOLES {
+            let old = if hole == origin {
+                0
+            } else {
+                self.stones_at(hole) as usize
+            };
+            let new = old + laps + ((reached >> hole) & 1) as usize;
+            if new != old {
+                change ^= z.hole[hole][old] ^ z.hole[hole][new];
+            }
+        }
+        change
+    }
+
+    /// Which landing holes (bits 0..17 in sowing order) a move of the side
+    /// to move takes, by the kind of count found there (see [`count_kind`]):
+    /// an even count anywhere on the opponent's side but our tuzdik; exactly
+    /// 3 where a tuzdik may be made; never our own side.
+    #[inline(always)]
+    fn landing_holes_taken(&self) -> [u32; 3] {
+        let us = self.side_to_move.index();
+        let them = 1 - us;
+        let our_tuzdik = self.tuzdiks[us] as u32;
+        let their_tuzdik = self.tuzdiks[them] as u32;
+        let capturable = ALL_LANES & !(1 << our_tuzdik);
+        let convertible = if our_tuzdik == NO_TUZDIK as u32 {
+            ALL_LANES & !(1 << (HOLES - 1)) & !(1 << their_tuzdik)
+        } else {
+            0
+        };
+        [capturable, 0, convertible].map(|holes| holes << (them * HOLES))
+    }
+
+    /// The number of legal replies summed over every legal move: perft(2)
+    /// without building the children, for bulk counting at the last ply.
+    ///
+    /// Sowing only adds, so each child's opponent row is known from this
+    /// row, the laps and the lanes the rest of the stones reach: no lane
+    /// arithmetic per move, only bit masks and the landing hole.
+    pub fn count_replies(&self) -> u64 {
+        let us = self.side_to_move.index();
+        let them = 1 - us;
+        let our_row = self.holes[us].to_le_bytes();
+        let their_row = self.holes[them].to_le_bytes();
+        let their_nonempty = nonzero_lanes(self.holes[them]) as u32;
+        let our_tuzdik = self.tuzdiks[us] as u32;
+        let their_tuzdik = self.tuzdiks[them] as u32;
+        let our_kazan = self.kazans[us] as u32;
+        let their_kazan = self.kazans[them] as u32;
+        let taken_by_kind = self.landing_holes_taken();
+        let not_our_tuzdik = !(1u32 << our_tuzdik);
+        // A move gains at most its landing hole (the largest opposing hole
+        // plus one per lap and one more) and one tuzdik stone per lap and one
+        // more; the opponent gains at most the latter. Bounds by bit folding
+        // are enough to skip the end-of-game test in most positions.
+        let max_laps = lane_bound(self.holes[us]) / BOARD_HOLES as u32;
+        let near_the_end = our_kazan + lane_bound(self.holes[them]) + 2 * (max_laps + 1)
+            >= WINNING_KAZAN as u32
+            || their_kazan + max_laps + 1 >= WINNING_KAZAN as u32;
+        let our_row_start = us * HOLES;
+        let mut total = 0u64;
+        for mv in self.legal_moves() {
+            let index = mv.index();
+            let sowing = SOWING[our_row_start + index][our_row[index] as usize];
+            let laps = sowing.laps();
+            let their_reached = sowing.reached(them);
+            let hole = sowing.landing_hole();
+            // Meaningless when the landing hole is ours: its kind is then never taken.
+            let count = their_row[hole as usize] as u32 + laps + ((their_reached >> hole) & 1);
+            let taken = (taken_by_kind[count_kind(count)] >> sowing.landing()) & 1;
+            let nonempty = if laps > 0 {
+                ALL_LANES
+            } else {
+                their_nonempty | their_reached
+            };
+            let replies = nonempty & not_our_tuzdik & !(taken << hole);
+            if near_the_end {
+                let our_fallen = tuzdik_fallen(sowing, laps, them, our_tuzdik as u8) as u32;
+                let their_fallen = tuzdik_fallen(sowing, laps, us, their_tuzdik as u8) as u32;
+                if our_kazan + our_fallen + taken * count >= WINNING_KAZAN as u32
+                    || their_kazan + their_fallen >= WINNING_KAZAN as u32
+                {
+                    continue;
+                }
+            }
+            total += replies.count_ones() as u64;
+        }
+        total
+    }
+
+    #[inline(always)]
+    fn add_to_kazan<const HASH: bool>(&mut self, side: Side, stones: u8) {
+        let old = self.kazans[side.index()];
+        let new = old + stones;
+        self.kazans[side.index()] = new;
+        if HASH && stones != 0 {
+            let z = &ZOBRIST;
+            self.key ^= z.kazan[side.index()][old as usize] ^ z.kazan[side.index()][new as usize];
+        }
+    }
+
+    /// The Zobrist key computed from scratch. The full-move number is not part
+    /// of it: positions that differ only by move number are the same position.
+    pub fn compute_key(&self) -> u64 {
+        let z = &ZOBRIST;
+        let mut key = 0;
+        for hole in 0..BOARD_HOLES {
+            key ^= z.hole[hole][self.stones_at(hole) as usize];
+        }
+        for side in Side::BOTH {
+            key ^= z.kazan[side.index()][self.kazans[side.index()] as usize];
+            let tuzdik = match self.tuzdik(side) {
+                Some(hole) => hole as usize,
+                None => NO_TUZDIK as usize,
+            };
+            key ^= z.tuzdik[side.index()][tuzdik];
+        }
+        if self.side_to_move == Side::Black {
+            key ^= z.black_to_move;
+        }
+        key
+    }
+
+    /// Sets the full-move number (kept apart from the key).
+    pub fn set_fullmove(&mut self, fullmove: u16) {
+        self.fullmove = fullmove.max(1);
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", crate::notation::tfen::write(self))
+    }
+}
+
+impl fmt::Display for Position {
+    /// A board diagram: Black's row on top (hole 9 down to 1, as Black sees it
+    /// from across the board), White's row below (1 to 9), kazans and tuzdiks
+    /// (marked `X`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cell = |side: Side, hole: usize| -> String {
+            let owner = side.opponent();
+            if self.tuzdik(owner) == Some(hole as u8) {
+                "  X".to_string()
+            } else {
+                format!("{:>3}", self.stones(side, hole))
+            }
+        };
+        let black: Vec<String> = (0..HOLES).rev().map(|h| cell(Side::Black, h)).collect();
+        let white: Vec<String> = (0..HOLES).map(|h| cell(Side::White, h)).collect();
+        writeln!(f, "        9  8  7  6  5  4  3  2  1   Black")?;
+        writeln!(
+            f,
+            "     {}   kazan {}",
+            black.concat(),
+            self.kazan(Side::Black)
+        )?;
+        writeln!(
+            f,
+            "     {}   kazan {}",
+            white.concat(),
+            self.kazan(Side::White)
+        )?;
+        writeln!(f, "        1  2  3  4  5  6  7  8  9   White")?;
+        write!(f, "{} to move", self.side_to_move.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonzero_lanes_finds_every_nonzero_value() {
+        for value in 0..=255u128 {
+            for index in 0..HOLES {
+                let word = value << (8 * index);
+                let expected = if value == 0 { 0 } else { 1 << index };
+                assert_eq!(nonzero_lanes(word), expected, "value {value} lane {index}");
+            }
+        }
+        assert_eq!(nonzero_lanes(LANE_ONES * 162), 0x1FF);
+    }
+
+    #[test]
+    fn stones_on_side_sums_lanes() {
+        let pos = Position::startpos();
+        assert_eq!(pos.stones_on_side(Side::White), 81);
+        assert_eq!(pos.stones_on_side(Side::Black), 81);
+    }
+}

@@ -1,0 +1,142 @@
+//! Precomputed sowing: for every hole and stone count, where the stones go.
+//!
+//! A move from hole `origin` (0..17 in sowing order) with `n` stones adds
+//! `n / 18` full laps to every hole and one stone to each of the `n % 18`
+//! holes from its start (the origin itself when `n >= 2`, the next hole when
+//! `n == 1`). [`SOWING`] holds that as one word per (origin, n), and
+//! [`RANGE_ADD`] the lane words to add for the partial lap.
+
+use super::{BOARD_HOLES, HOLES, TOTAL_STONES};
+
+const COUNTS: usize = TOTAL_STONES as usize + 1;
+
+/// How the stones of one move are spread, packed in a word.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sowing(u64);
+
+impl Sowing {
+    /// Lanes of `side` (0 White, 1 Black) reached by the partial lap, as a 9-bit mask.
+    #[inline(always)]
+    pub(crate) const fn reached(self, side: usize) -> u32 {
+        ((self.0 >> (9 * side)) & 0x1FF) as u32
+    }
+
+    /// Full laps: stones added to every hole.
+    #[inline(always)]
+    pub(crate) const fn laps(self) -> u32 {
+        ((self.0 >> 18) & 0xF) as u32
+    }
+
+    /// The hole (0..17) where the last stone falls.
+    #[inline(always)]
+    pub(crate) const fn landing(self) -> usize {
+        ((self.0 >> 22) & 0x1F) as usize
+    }
+
+    /// The landing hole's number (0..8) on its owner's side.
+    #[inline(always)]
+    pub(crate) const fn landing_hole(self) -> u32 {
+        ((self.0 >> 27) & 0xF) as u32
+    }
+
+    /// The index into [`RANGE_ADD`] of the partial lap.
+    #[inline(always)]
+    pub(crate) const fn range(self) -> usize {
+        ((self.0 >> 32) & 0x1FF) as usize
+    }
+
+    const fn new(origin: usize, stones: usize) -> Sowing {
+        let start = if stones == 1 {
+            (origin + 1) % BOARD_HOLES
+        } else {
+            origin
+        };
+        let laps = stones / BOARD_HOLES;
+        let rest = stones % BOARD_HOLES;
+        let landing = (start + stones + BOARD_HOLES - 1) % BOARD_HOLES;
+        let mut reached = 0u64;
+        let mut i = 0;
+        while i < rest {
+            reached |= 1 << ((start + i) % BOARD_HOLES);
+            i += 1;
+        }
+        Sowing(
+            reached
+                | (laps as u64) << 18
+                | (landing as u64) << 22
+                | ((landing % HOLES) as u64) << 27
+                | ((landing / HOLES) as u64) << 31
+                | ((start * BOARD_HOLES + rest) as u64) << 32,
+        )
+    }
+}
+
+/// `SOWING[origin][stones]` for origin 0..17 and 0..=162 stones (0 is unused).
+pub(crate) static SOWING: [[Sowing; COUNTS]; BOARD_HOLES] = {
+    let mut table = [[Sowing(0); COUNTS]; BOARD_HOLES];
+    let mut origin = 0;
+    while origin < BOARD_HOLES {
+        let mut stones = 1;
+        while stones < COUNTS {
+            table[origin][stones] = Sowing::new(origin, stones);
+            stones += 1;
+        }
+        origin += 1;
+    }
+    table
+};
+
+/// `RANGE_ADD[start * 18 + len]`: one stone in each hole of the cyclic range
+/// `start..start+len`, as lane words of both sides.
+pub(crate) static RANGE_ADD: [[u128; 2]; BOARD_HOLES * BOARD_HOLES] = {
+    let mut table = [[0u128; 2]; BOARD_HOLES * BOARD_HOLES];
+    let mut start = 0;
+    while start < BOARD_HOLES {
+        let mut len = 0;
+        while len < BOARD_HOLES {
+            let mut i = 0;
+            while i < len {
+                let hole = (start + i) % BOARD_HOLES;
+                table[start * BOARD_HOLES + len][hole / HOLES] |= 1u128 << (8 * (hole % HOLES));
+                i += 1;
+            }
+            len += 1;
+        }
+        start += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_stone_goes_to_the_next_hole() {
+        let sowing = SOWING[17][1];
+        assert_eq!(sowing.landing(), 0);
+        assert_eq!(sowing.reached(0), 1);
+        assert_eq!(sowing.reached(1), 0);
+        assert_eq!(sowing.laps(), 0);
+    }
+
+    #[test]
+    fn first_stone_goes_back_into_the_hole() {
+        let sowing = SOWING[5][9];
+        assert_eq!(sowing.range(), 5 * BOARD_HOLES + 9);
+        assert_eq!(sowing.landing(), 13);
+        assert_eq!(sowing.landing_hole(), 4);
+        assert_eq!(sowing.reached(0), 0b1_1110_0000);
+        assert_eq!(sowing.reached(1), 0b0_0001_1111);
+    }
+
+    #[test]
+    fn laps_wrap_round_the_board() {
+        let sowing = SOWING[16][40];
+        assert_eq!(sowing.laps(), 2);
+        assert_eq!(sowing.range(), 16 * BOARD_HOLES + 4);
+        assert_eq!(sowing.landing(), 1);
+        assert_eq!(RANGE_ADD[sowing.range()][1], (1u128 << 56) | (1u128 << 64));
+        assert_eq!(RANGE_ADD[sowing.range()][0], 1 | (1u128 << 8));
+    }
+}

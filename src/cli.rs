@@ -1,0 +1,156 @@
+//! The command line: `tuzdyk` alone speaks the protocol on stdin/stdout;
+//! subcommands run the user tools. `main.rs` only calls [`run`].
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use crate::board::Position;
+use crate::notation::{record, tfen};
+use crate::perft;
+
+#[derive(Parser, Debug)]
+#[command(name = "tuzdyk", version, about = "A Togyz Kumalak (Toguz Korgool) engine", long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count leaf positions to a depth (checks the rules, measures speed).
+    Perft {
+        /// Plies to count to; one line per depth from 1.
+        depth: u32,
+        /// Start from this TFEN position instead of the start.
+        #[arg(long)]
+        fen: Option<String>,
+        /// First print the leaves below each legal move at the full depth.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Replay game records and check every move and annotation.
+    Replay {
+        /// Files in PlayOK notation.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also print each good game's final position (TFEN).
+        #[arg(long)]
+        fen: bool,
+    },
+}
+
+/// Runs the command line and returns the process exit status.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // Help and version go to stdout with status 0; errors are one
+            // clear message on stderr with status 2.
+            let status = if error.use_stderr() { 2 } else { 0 };
+            let _ = error.print();
+            return ExitCode::from(status);
+        }
+    };
+    match cli.command {
+        None => ExitCode::SUCCESS,
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            threads,
+        }) => run_perft(depth, fen.as_deref(), divide, threads),
+        Some(Command::Replay { files, fen }) => run_replay(&files, fen),
+    }
+}
+
+/// Prints `error: <message>` on stderr.
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+fn run_perft(depth: u32, fen: Option<&str>, divide: bool, threads: Option<usize>) -> ExitCode {
+    let pos = match fen {
+        Some(text) => match tfen::parse(text) {
+            Ok(pos) => pos,
+            Err(e) => return fail(format!("invalid --fen '{text}': {e}")),
+        },
+        None => Position::startpos(),
+    };
+    if depth > 30 {
+        return fail(format!("depth {depth} is too deep for perft (at most 30)"));
+    }
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        return fail("--threads must be at least 1");
+    }
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool,
+        Err(e) => return fail(format!("cannot start {threads} threads: {e}")),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if divide && depth > 0 {
+        for (mv, nodes) in pool.install(|| perft::divide(&pos, depth)) {
+            let _ = writeln!(out, "{mv} {nodes}");
+        }
+    }
+    for d in 1..=depth {
+        let started = Instant::now();
+        let nodes = pool.install(|| perft::parallel_perft(&pos, d));
+        let elapsed = started.elapsed();
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+        let _ = writeln!(
+            out,
+            "depth {d} nodes {nodes} time {} nps {nps}",
+            elapsed.as_millis()
+        );
+        let _ = out.flush();
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_replay(files: &[PathBuf], print_fen: bool) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let (mut games, mut ok, mut failed) = (0usize, 0usize, 0usize);
+    for path in files {
+        let text = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                let _ = writeln!(out, "{}: cannot read: {e}", path.display());
+                failed += 1;
+                continue;
+            }
+        };
+        for game in record::parse_games(&text) {
+            games += 1;
+            match game {
+                Ok(game) => {
+                    ok += 1;
+                    if print_fen {
+                        let _ = writeln!(out, "{}", tfen::write(&game.final_position()));
+                    }
+                }
+                Err(e) => {
+                    failed += 1;
+                    let _ = writeln!(out, "{}: {e}", path.display());
+                }
+            }
+        }
+    }
+    let _ = writeln!(out, "games {games} ok {ok} failed {failed}");
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
