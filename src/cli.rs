@@ -35,6 +35,13 @@ pub enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Search the fixed bench positions (one thread, fixed hash); the last
+    /// line is `<nodes> nodes <nps> nps`, the node count identical run to run.
+    Bench {
+        /// Depth of each search.
+        #[arg(default_value_t = crate::search::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
     /// Replay game records and check every move and annotation.
     Replay {
         /// Files in PlayOK notation.
@@ -48,6 +55,10 @@ pub enum Command {
 
 /// Runs the command line and returns the process exit status.
 pub fn run() -> ExitCode {
+    // Logs go to stderr only; RUST_LOG=debug shows the protocol traffic.
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .try_init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -59,7 +70,10 @@ pub fn run() -> ExitCode {
         }
     };
     match cli.command {
-        None => ExitCode::SUCCESS,
+        None => {
+            crate::protocol::run_stdio();
+            ExitCode::SUCCESS
+        }
         Some(Command::Perft {
             depth,
             fen,
@@ -67,6 +81,7 @@ pub fn run() -> ExitCode {
             threads,
         }) => run_perft(depth, fen.as_deref(), divide, threads),
         Some(Command::Replay { files, fen }) => run_replay(&files, fen),
+        Some(Command::Bench { depth }) => run_bench(depth),
     }
 }
 
@@ -153,4 +168,22 @@ fn run_replay(files: &[PathBuf], print_fen: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn run_bench(depth: u32) -> ExitCode {
+    if !(1..=64).contains(&depth) {
+        return fail(format!("bench depth {depth} is out of range 1..64"));
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let report = crate::search::bench::run(depth, |line| {
+        let _ = writeln!(
+            out,
+            "position {} nodes {} bestmove {}",
+            line.index, line.nodes, line.best
+        );
+        let _ = out.flush();
+    });
+    let _ = writeln!(out, "{} nodes {} nps", report.nodes, report.nps());
+    ExitCode::SUCCESS
 }

@@ -3,9 +3,18 @@
 //! Layers, each depending only on those above it in this list:
 //! - [`board`]: the position and the exact rules;
 //! - [`notation`]: TFEN position strings and PlayOK game records;
-//! - [`perft`]: move-path counting that checks the rules.
+//! - [`perft`]: move-path counting that checks the rules;
+//! - [`eval`]: the static evaluation;
+//! - [`search`]: alpha-beta with its transposition table, threads and time;
+//! - [`engine`]: the layer between protocol and search;
+//! - [`protocol`]: the UCI/UGI text protocol;
+//! - [`cli`]: the command line and its tools.
 
 pub mod board;
 pub mod cli;
+pub mod engine;
+pub mod eval;
 pub mod notation;
 pub mod perft;
+pub mod protocol;
+pub mod search;

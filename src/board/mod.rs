@@ -191,6 +191,28 @@ impl MoveOutcome {
     }
 }
 
+/// What each move would take at once (see [`Position::immediate_gains`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveGains {
+    /// Stones taken by the move from each hole (0..8): an even capture, or
+    /// 3 for a tuzdik, else 0.
+    pub stones: [u8; HOLES],
+    /// Bit i set when the move from hole i makes a tuzdik.
+    pub tuzdik: u16,
+}
+
+impl MoveGains {
+    /// The largest gain of any move.
+    pub fn best(&self) -> u8 {
+        self.stones.iter().copied().max().unwrap_or(0)
+    }
+
+    /// Whether some move makes a tuzdik.
+    pub fn can_make_tuzdik(&self) -> bool {
+        self.tuzdik != 0
+    }
+}
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
@@ -675,6 +697,37 @@ impl Position {
         [capturable, 0, convertible].map(|holes| holes << (them * HOLES))
     }
 
+    /// What each legal move of `side` would take at once if `side` were to
+    /// move now: captured stones (or 3 for a tuzdik), and which moves make a
+    /// tuzdik. Computed from the sowing tables without playing the moves;
+    /// stones falling into tuzdiks are not counted. For evaluation and move
+    /// ordering.
+    pub fn immediate_gains(&self, side: Side) -> MoveGains {
+        let mut view = *self;
+        view.side_to_move = side;
+        let us = side.index();
+        let them = 1 - us;
+        let our_row = self.holes[us].to_le_bytes();
+        let their_row = self.holes[them].to_le_bytes();
+        let taken_by_kind = view.landing_holes_taken();
+        let mut gains = MoveGains::default();
+        for mv in self.movable_holes(side) {
+            let index = mv.index();
+            let sowing = SOWING[us * HOLES + index][our_row[index] as usize];
+            let laps = sowing.laps();
+            let hole = sowing.landing_hole();
+            let found =
+                their_row[hole as usize] as u32 + laps + ((sowing.reached(them) >> hole) & 1);
+            if (taken_by_kind[count_kind(found)] >> sowing.landing()) & 1 != 0 {
+                gains.stones[index] = found as u8;
+                if found == 3 {
+                    gains.tuzdik |= 1 << index;
+                }
+            }
+        }
+        gains
+    }
+
     /// The number of legal replies summed over every legal move: perft(2)
     /// without building the children, for bulk counting at the last ply.
     ///
@@ -741,6 +794,22 @@ impl Position {
             let z = &ZOBRIST;
             self.key ^= z.kazan[side.index()][old as usize] ^ z.kazan[side.index()][new as usize];
         }
+    }
+
+    /// The hole (0..17 in sowing order) where the last stone of `mv` lands.
+    #[inline]
+    pub fn landing_of(&self, mv: Move) -> usize {
+        let us = self.side_to_move.index();
+        let sown = self.holes[us].to_le_bytes()[mv.index()] as usize;
+        SOWING[us * HOLES + mv.index()][sown].landing()
+    }
+
+    /// Passes the turn without moving: not a move of the game, but what a
+    /// search's null-move pruning asks ("what if the opponent moved twice?").
+    pub fn pass(&mut self) {
+        self.fullmove += self.side_to_move.index() as u16;
+        self.side_to_move = self.side_to_move.opponent();
+        self.key ^= ZOBRIST.black_to_move;
     }
 
     /// The Zobrist key computed from scratch. The full-move number is not part
