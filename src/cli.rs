@@ -42,6 +42,13 @@ pub enum Command {
         #[arg(default_value_t = crate::search::bench::DEFAULT_DEPTH)]
         depth: u32,
     },
+    /// Play engines against each other (the match runner is the referee).
+    Match(crate::tools::matches::Args),
+    /// Analyse positions or review games, one line per position.
+    #[command(alias = "analyze")]
+    Analyse(crate::tools::analyse::Args),
+    /// Play against the engine in the terminal.
+    Play(crate::tools::play::Args),
     /// Replay game records and check every move and annotation.
     Replay {
         /// Files in PlayOK notation.
@@ -82,6 +89,9 @@ pub fn run() -> ExitCode {
         }) => run_perft(depth, fen.as_deref(), divide, threads),
         Some(Command::Replay { files, fen }) => run_replay(&files, fen),
         Some(Command::Bench { depth }) => run_bench(depth),
+        Some(Command::Match(args)) => crate::tools::matches::run(args),
+        Some(Command::Analyse(args)) => crate::tools::analyse::run(args),
+        Some(Command::Play(args)) => crate::tools::play::run(args),
     }
 }
 

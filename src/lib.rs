@@ -8,7 +8,8 @@
 //! - [`search`]: alpha-beta with its transposition table, threads and time;
 //! - [`engine`]: the layer between protocol and search;
 //! - [`protocol`]: the UCI/UGI text protocol;
-//! - [`cli`]: the command line and its tools.
+//! - [`tools`]: match, analyse and play, which drive engines through the protocol;
+//! - [`cli`]: the command line.
 
 pub mod board;
 pub mod cli;
@@ -18,3 +19,4 @@ pub mod notation;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod tools;
