@@ -41,6 +41,10 @@ pub enum Command {
         /// Depth of each search.
         #[arg(default_value_t = crate::search::bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// Search threads: more than one measures the time to reach the
+        /// depth with Lazy SMP (the node count then varies run to run).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Play engines against each other (the match runner is the referee).
     Match(crate::tools::matches::Args),
@@ -49,6 +53,8 @@ pub enum Command {
     Analyse(crate::tools::analyse::Args),
     /// Play against the engine in the terminal.
     Play(crate::tools::play::Args),
+    /// Tune the evaluation: self-play games, then logistic regression.
+    Tune(crate::tune::Args),
     /// Replay game records and check every move and annotation.
     Replay {
         /// Files in PlayOK notation.
@@ -88,10 +94,11 @@ pub fn run() -> ExitCode {
             threads,
         }) => run_perft(depth, fen.as_deref(), divide, threads),
         Some(Command::Replay { files, fen }) => run_replay(&files, fen),
-        Some(Command::Bench { depth }) => run_bench(depth),
+        Some(Command::Bench { depth, threads }) => run_bench(depth, threads),
         Some(Command::Match(args)) => crate::tools::matches::run(args),
         Some(Command::Analyse(args)) => crate::tools::analyse::run(args),
         Some(Command::Play(args)) => crate::tools::play::run(args),
+        Some(Command::Tune(args)) => crate::tune::run(args),
     }
 }
 
@@ -180,20 +187,27 @@ fn run_replay(files: &[PathBuf], print_fen: bool) -> ExitCode {
     }
 }
 
-fn run_bench(depth: u32) -> ExitCode {
+fn run_bench(depth: u32, threads: usize) -> ExitCode {
     if !(1..=64).contains(&depth) {
         return fail(format!("bench depth {depth} is out of range 1..64"));
     }
+    if !(1..=crate::engine::MAX_THREADS).contains(&threads) {
+        return fail(format!("--threads {threads} is out of range 1..256"));
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let report = crate::search::bench::run(depth, |line| {
+    let report = crate::search::bench::run_with_threads(depth, threads, |line| {
         let _ = writeln!(
             out,
-            "position {} nodes {} bestmove {}",
-            line.index, line.nodes, line.best
+            "position {} nodes {} time {} bestmove {}",
+            line.index,
+            line.nodes,
+            line.time.as_millis(),
+            line.best
         );
         let _ = out.flush();
     });
+    let _ = writeln!(out, "time {}", report.time.as_millis());
     let _ = writeln!(out, "{} nodes {} nps", report.nodes, report.nps());
     ExitCode::SUCCESS
 }

@@ -9,6 +9,7 @@
 //! - [`engine`]: the layer between protocol and search;
 //! - [`protocol`]: the UCI/UGI text protocol;
 //! - [`tools`]: match, analyse and play, which drive engines through the protocol;
+//! - [`tune`]: evaluation tuning from self-play;
 //! - [`cli`]: the command line.
 
 pub mod board;
@@ -20,3 +21,4 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod tools;
+pub mod tune;

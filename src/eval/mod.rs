@@ -1,95 +1,90 @@
 //! Static evaluation: how good a position is for the side to move, in
 //! centi-stones (100 per stone of expected final kazan difference).
 //!
-//! The evaluation is linear in a fixed list of [`Feature`]s, each measured as
-//! "side to move minus opponent", with one weight for the middlegame and one
-//! for the endgame, blended by the stones still on the board. The weights are
-//! named constants in [`Weights::DEFAULT`] so that a tuning pass can replace
-//! them; [`Evaluation`] keeps every term so the `eval` command can show them.
+//! The evaluation is linear in a fixed list of features (see [`FEATURES`]),
+//! most measured as "side to move minus opponent", with one weight for the
+//! middlegame and one for the endgame, blended by the stones still on the
+//! board. The weights are the named constants of [`Weights::DEFAULT`], which
+//! the tuner (`tuzdyk tune`) replaces; [`Evaluation`] keeps every term so
+//! the `eval` command can show them.
 //!
 //! ```
 //! use tuzdyk::board::Position;
 //! use tuzdyk::eval::evaluate;
 //!
-//! // The start is symmetric but the side to move has the initiative.
-//! assert!(evaluate(&Position::startpos()).abs() < 300);
+//! // The start is symmetric; only the side to move's initiative counts.
+//! assert!(evaluate(&Position::startpos()).abs() < 500);
 //! ```
+
+mod weights;
 
 use crate::board::{HOLES, Position, Side, TOTAL_STONES};
 
-/// One measured property of a position, side to move minus opponent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(usize)]
-pub enum Feature {
-    /// Stones in the kazans.
-    Kazan,
-    /// Owning a tuzdik on the opponent's hole 1..8 (one feature per hole).
-    Tuzdik1,
-    Tuzdik2,
-    Tuzdik3,
-    Tuzdik4,
-    Tuzdik5,
-    Tuzdik6,
-    Tuzdik7,
-    Tuzdik8,
-    /// Stones on one's own nine holes (they fall to their owner when a side runs dry).
-    SideStones,
+/// Indices of the features.
+pub mod feature {
+    /// Kazan difference. Its weight is fixed at 100 so that scores stay in
+    /// centi-stones; the tuner leaves it alone.
+    pub const KAZAN: usize = 0;
+    /// Owning a tuzdik on the opponent's hole 1..8: `TUZDIK + hole - 1`
+    /// (+1 for ours, -1 for theirs).
+    pub const TUZDIK: usize = 1;
+    /// Stones on one's own nine holes (they fall to their owner when a
+    /// side runs dry).
+    pub const SIDE_STONES: usize = 9;
     /// Holes one can move from.
-    Mobility,
-    /// The largest capture available at once (for the side to move, what it
-    /// can take now; for the opponent, what it threatens next).
-    BestCapture,
-    /// A tuzdik can be made at once.
-    TuzdikThreat,
-    /// Holes holding 18 or more stones: a full lap, which feeds both sides.
-    HeavyHoles,
-    /// Stones that the side to move's best capture would take, counted for
-    /// the side to move only (the initiative of moving first).
-    Initiative,
+    pub const MOBILITY: usize = 10;
+    /// The largest capture the side to move can make now.
+    pub const OUR_CAPTURE: usize = 11;
+    /// The largest capture the opponent threatens (if it were to move).
+    pub const THEIR_CAPTURE: usize = 12;
+    /// The side to move can make a tuzdik now.
+    pub const OUR_TUZDIK_THREAT: usize = 13;
+    /// The opponent threatens to make a tuzdik.
+    pub const THEIR_TUZDIK_THREAT: usize = 14;
+    /// Holes with 18 or more stones (a full lap, a hoard).
+    pub const HEAVY_HOLES: usize = 15;
+    /// Waiting moves: moves whose stones all stay on one's own side (they
+    /// give the opponent nothing, which matters when the board runs dry).
+    pub const WAITING_MOVES: usize = 16;
+    /// Stones in one's own hole h minus the opponent's hole h, h = 1..9:
+    /// `HOLE_STONES + h - 1`.
+    pub const HOLE_STONES: usize = 17;
+    /// Number of features.
+    pub const COUNT: usize = 26;
 }
 
 /// Number of features.
-pub const FEATURES: usize = Feature::Initiative as usize + 1;
+pub const FEATURES: usize = feature::COUNT;
 
-impl Feature {
-    pub const ALL: [Feature; FEATURES] = [
-        Feature::Kazan,
-        Feature::Tuzdik1,
-        Feature::Tuzdik2,
-        Feature::Tuzdik3,
-        Feature::Tuzdik4,
-        Feature::Tuzdik5,
-        Feature::Tuzdik6,
-        Feature::Tuzdik7,
-        Feature::Tuzdik8,
-        Feature::SideStones,
-        Feature::Mobility,
-        Feature::BestCapture,
-        Feature::TuzdikThreat,
-        Feature::HeavyHoles,
-        Feature::Initiative,
-    ];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Feature::Kazan => "kazan",
-            Feature::Tuzdik1 => "tuzdik-1",
-            Feature::Tuzdik2 => "tuzdik-2",
-            Feature::Tuzdik3 => "tuzdik-3",
-            Feature::Tuzdik4 => "tuzdik-4",
-            Feature::Tuzdik5 => "tuzdik-5",
-            Feature::Tuzdik6 => "tuzdik-6",
-            Feature::Tuzdik7 => "tuzdik-7",
-            Feature::Tuzdik8 => "tuzdik-8",
-            Feature::SideStones => "side-stones",
-            Feature::Mobility => "mobility",
-            Feature::BestCapture => "best-capture",
-            Feature::TuzdikThreat => "tuzdik-threat",
-            Feature::HeavyHoles => "heavy-holes",
-            Feature::Initiative => "initiative",
-        }
-    }
-}
+/// The features' names, as the `eval` command prints them.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "kazan",
+    "tuzdik-1",
+    "tuzdik-2",
+    "tuzdik-3",
+    "tuzdik-4",
+    "tuzdik-5",
+    "tuzdik-6",
+    "tuzdik-7",
+    "tuzdik-8",
+    "side-stones",
+    "mobility",
+    "our-capture",
+    "their-capture",
+    "our-tuzdik-threat",
+    "their-tuzdik-threat",
+    "heavy-holes",
+    "waiting-moves",
+    "hole-1-stones",
+    "hole-2-stones",
+    "hole-3-stones",
+    "hole-4-stones",
+    "hole-5-stones",
+    "hole-6-stones",
+    "hole-7-stones",
+    "hole-8-stones",
+    "hole-9-stones",
+];
 
 /// A middlegame and an endgame weight per feature, in centi-stones per unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,17 +94,9 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights the engine plays with. Tuzdik values follow one expert
-    /// estimate (16, 20, 18, 22, 24, 24, 22, 24 stones for holes 1..8) in the
-    /// middlegame and shrink as fewer stones are left to fall into them.
-    pub const DEFAULT: Weights = Weights {
-        middlegame: [
-            100, 1600, 2000, 1800, 2200, 2400, 2400, 2200, 2400, 10, 20, 40, 600, 20, 30,
-        ],
-        endgame: [
-            100, 400, 500, 450, 550, 600, 600, 550, 600, 60, 40, 50, 200, 0, 40,
-        ],
-    };
+    /// The weights the engine plays with (see `weights.rs` for where they
+    /// come from).
+    pub const DEFAULT: Weights = weights::DEFAULT;
 }
 
 /// Blend weight of the middlegame, from 0 (no stones on the board) to
@@ -128,30 +115,49 @@ pub struct Evaluation {
     pub score: i32,
 }
 
+/// Waiting moves of `side`: holes whose stones all land on `side`'s own
+/// holes (hole h with n stones, 2 <= n <= 9 - h + 1, or a single stone not
+/// in hole 9).
+fn waiting_moves(pos: &Position, side: Side) -> i32 {
+    (0..HOLES)
+        .filter(|&h| {
+            let n = pos.stones(side, h) as usize;
+            n > 0
+                && if n == 1 {
+                    h + 1 < HOLES
+                } else {
+                    h + n <= HOLES
+                }
+        })
+        .count() as i32
+}
+
 /// Measures every feature, side to move minus opponent.
 pub fn features(pos: &Position) -> [i32; FEATURES] {
+    use feature::*;
     let us = pos.side_to_move();
     let them = us.opponent();
     let mut f = [0i32; FEATURES];
-    f[Feature::Kazan as usize] = pos.kazan(us) as i32 - pos.kazan(them) as i32;
+    f[KAZAN] = pos.kazan(us) as i32 - pos.kazan(them) as i32;
     for (side, sign) in [(us, 1), (them, -1)] {
         if let Some(hole) = pos.tuzdik(side) {
-            f[Feature::Tuzdik1 as usize + hole as usize] += sign;
+            f[TUZDIK + hole as usize] += sign;
         }
     }
-    f[Feature::SideStones as usize] =
-        pos.stones_on_side(us) as i32 - pos.stones_on_side(them) as i32;
-    let our_moves = pos.movable_holes(us);
-    let their_moves = pos.movable_holes(them);
-    f[Feature::Mobility as usize] = our_moves.count() as i32 - their_moves.count() as i32;
+    f[SIDE_STONES] = pos.stones_on_side(us) as i32 - pos.stones_on_side(them) as i32;
+    f[MOBILITY] = pos.movable_holes(us).count() as i32 - pos.movable_holes(them).count() as i32;
     let our_gains = pos.immediate_gains(us);
     let their_gains = pos.immediate_gains(them);
-    f[Feature::BestCapture as usize] = our_gains.best() as i32 - their_gains.best() as i32;
-    f[Feature::TuzdikThreat as usize] =
-        our_gains.can_make_tuzdik() as i32 - their_gains.can_make_tuzdik() as i32;
-    let heavy = |side: Side| (0..HOLES).filter(|&h| pos.stones(side, h) >= 18).count() as i32;
-    f[Feature::HeavyHoles as usize] = heavy(us) - heavy(them);
-    f[Feature::Initiative as usize] = our_gains.best() as i32;
+    f[OUR_CAPTURE] = our_gains.best() as i32;
+    f[THEIR_CAPTURE] = their_gains.best() as i32;
+    f[OUR_TUZDIK_THREAT] = our_gains.can_make_tuzdik() as i32;
+    f[THEIR_TUZDIK_THREAT] = their_gains.can_make_tuzdik() as i32;
+    for h in 0..HOLES {
+        let (ours, theirs) = (pos.stones(us, h) as i32, pos.stones(them, h) as i32);
+        f[HEAVY_HOLES] += (ours >= 18) as i32 - (theirs >= 18) as i32;
+        f[HOLE_STONES + h] = ours - theirs;
+    }
+    f[WAITING_MOVES] = waiting_moves(pos, us) - waiting_moves(pos, them);
     f
 }
 
@@ -187,40 +193,41 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use super::feature::*;
     use super::*;
     use crate::board::Move;
     use crate::notation::tfen;
 
     #[test]
-    fn evaluation_is_antisymmetric_in_the_side_to_move() {
-        // The same board seen from each side: kazan and side terms flip sign.
+    fn features_flip_with_the_side_to_move() {
         let white =
             tfen::parse("9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 S 1")
                 .unwrap();
         let black =
             tfen::parse("9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 1")
                 .unwrap();
-        let w = features(&white);
-        let b = features(&black);
-        assert_eq!(w[Feature::Kazan as usize], 10);
-        assert_eq!(b[Feature::Kazan as usize], -10);
-        assert_eq!(
-            w[Feature::SideStones as usize],
-            -b[Feature::SideStones as usize]
-        );
+        let (w, b) = (features(&white), features(&black));
+        assert_eq!(w[KAZAN], 10);
+        assert_eq!(b[KAZAN], -10);
+        for i in [
+            SIDE_STONES,
+            MOBILITY,
+            HEAVY_HOLES,
+            WAITING_MOVES,
+            HOLE_STONES + 5,
+        ] {
+            assert_eq!(w[i], -b[i], "{}", FEATURE_NAMES[i]);
+        }
+        assert_eq!(w[OUR_CAPTURE], b[THEIR_CAPTURE]);
     }
 
     #[test]
     fn a_capture_raises_the_capturers_score() {
-        let start = Position::startpos();
-        let mut after = start;
+        let mut after = Position::startpos();
         after.play(Move::from_number(6).unwrap());
-        // After White takes 10, Black to move is worse off than White was.
-        assert!(
-            evaluate(&after) < -500,
-            "{:?}",
-            evaluate_with(&after, &Weights::DEFAULT)
-        );
+        // After White takes 10, Black (to move) is worse off.
+        let e = evaluate_with(&after, &Weights::DEFAULT);
+        assert!(e.score < -300, "{e:?}");
     }
 
     #[test]
@@ -229,7 +236,22 @@ mod tests {
             tfen::parse("1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 11").unwrap();
         let f = features(&pos);
         // South (to move) owns North's hole 1; North owns South's hole 6.
-        assert_eq!(f[Feature::Tuzdik1 as usize], 1);
-        assert_eq!(f[Feature::Tuzdik6 as usize], -1);
+        assert_eq!(f[TUZDIK], 1);
+        assert_eq!(f[TUZDIK + 5], -1);
+    }
+
+    #[test]
+    fn waiting_moves_stay_on_their_side() {
+        // White: hole 1 has 1 stone (stays), hole 8 has 2 (8, 9: stays),
+        // hole 9 has 1 (leaves). Black: hole 1 has 9 (1..9 stays).
+        let pos = tfen::parse("8,9S/1S,6,2S,1S 70 79 S 30").unwrap();
+        assert_eq!(waiting_moves(&pos, Side::White), 2);
+        assert_eq!(waiting_moves(&pos, Side::Black), 1);
+    }
+
+    #[test]
+    fn names_match_the_count() {
+        assert_eq!(FEATURE_NAMES.len(), FEATURES);
+        assert_eq!(HOLE_STONES + HOLES, COUNT);
     }
 }

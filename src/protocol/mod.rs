@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{GameResult, Position, Side};
 use crate::engine::{Engine, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS};
-use crate::eval::{self, Feature, Weights};
+use crate::eval::{self, FEATURE_NAMES, Weights};
 use crate::notation::tfen;
 use crate::search::score::Reported;
 use crate::search::tt::Bound;
@@ -373,13 +373,10 @@ impl Session {
     fn show_eval(&self) {
         let position = self.engine.position();
         let evaluation = eval::evaluate_with(position, &Weights::DEFAULT);
-        for feature in Feature::ALL {
-            let i = feature as usize;
+        for (i, name) in FEATURE_NAMES.iter().enumerate() {
             self.out.line(&format!(
-                "eval term {} value {} cp {}",
-                feature.name(),
-                evaluation.features[i],
-                evaluation.terms[i]
+                "eval term {name} value {} cp {}",
+                evaluation.features[i], evaluation.terms[i]
             ));
         }
         self.out.line(&format!(
@@ -407,8 +404,11 @@ impl Session {
     fn bench(&self, depth: u32) {
         let report = search::bench::run(depth, |line| {
             self.out.line(&format!(
-                "position {} nodes {} bestmove {}",
-                line.index, line.nodes, line.best
+                "position {} nodes {} time {} bestmove {}",
+                line.index,
+                line.nodes,
+                line.time.as_millis(),
+                line.best
             ));
         });
         self.out

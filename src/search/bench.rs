@@ -54,6 +54,7 @@ pub const POSITIONS: [&str; 30] = [
 pub struct BenchLine {
     pub index: usize,
     pub nodes: u64,
+    pub time: Duration,
     pub best: String,
 }
 
@@ -71,9 +72,24 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth`, calling `progress` after each.
-pub fn run(depth: u32, mut progress: impl FnMut(&BenchLine)) -> BenchReport {
-    let options = SearchOptions::default();
+/// Searches every bench position to `depth` with one thread, calling
+/// `progress` after each. This is the deterministic `bench`.
+pub fn run(depth: u32, progress: impl FnMut(&BenchLine)) -> BenchReport {
+    run_with_threads(depth, 1, progress)
+}
+
+/// [`run`] with `threads` Lazy-SMP threads: the time to reach the same
+/// depth measures how well the threads share the work (the node count is
+/// then no longer deterministic).
+pub fn run_with_threads(
+    depth: u32,
+    threads: usize,
+    mut progress: impl FnMut(&BenchLine),
+) -> BenchReport {
+    let options = SearchOptions {
+        threads: threads.max(1),
+        ..SearchOptions::default()
+    };
     let limits = Limits::depth(depth.max(1));
     let mut lines = Vec::with_capacity(POSITIONS.len());
     let mut total = 0;
@@ -81,7 +97,7 @@ pub fn run(depth: u32, mut progress: impl FnMut(&BenchLine)) -> BenchReport {
     for (index, text) in POSITIONS.iter().enumerate() {
         let pos = tfen::parse(text).expect("bench positions are valid");
         let tt = TranspositionTable::new(HASH_MB);
-        let mut threads = vec![ThreadData::default()];
+        let mut thread_data = vec![ThreadData::default(); options.threads];
         let control = Control::new(&pos, &limits, &options);
         let started = Instant::now();
         let result = super::run(
@@ -89,15 +105,17 @@ pub fn run(depth: u32, mut progress: impl FnMut(&BenchLine)) -> BenchReport {
             &limits,
             &options,
             &tt,
-            &mut threads,
+            &mut thread_data,
             &control,
             &Silent,
         );
-        time += started.elapsed();
+        let elapsed = started.elapsed();
+        time += elapsed;
         total += result.nodes;
         let line = BenchLine {
             index: index + 1,
             nodes: result.nodes,
+            time: elapsed,
             best: result.best.map_or("0000".to_string(), |m| m.to_string()),
         };
         progress(&line);
@@ -127,7 +145,10 @@ mod tests {
         let a = run(5, |_| {});
         let b = run(5, |_| {});
         assert_eq!(a.nodes, b.nodes);
-        assert_eq!(a.lines, b.lines);
+        let moves = |r: &BenchReport| -> Vec<(u64, String)> {
+            r.lines.iter().map(|l| (l.nodes, l.best.clone())).collect()
+        };
+        assert_eq!(moves(&a), moves(&b));
         assert!(a.nodes > 0);
     }
 }
