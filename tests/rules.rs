@@ -774,7 +774,7 @@ impl Model {
         let mut made = false;
         if last / 9 == them && self.tuzdik_owner(last).is_none() {
             let count = self.holes[last];
-            if count % 2 == 0 {
+            if count.is_multiple_of(2) {
                 captured = count as u8;
                 self.kazans[us] += count;
                 self.holes[last] = 0;
