@@ -506,7 +506,12 @@ impl<'a> Worker<'a> {
             }
             // Null move: if passing still holds beta, a real move will too.
             // Running out of moves is the game's zugzwang, so not with few moves.
-            if depth >= 3 && static_eval >= beta && moves.count() >= 3 && ply >= 1 {
+            let them = pos.side_to_move().opponent();
+            if depth >= 3
+                && static_eval >= beta
+                && moves.count() >= 3
+                && !pos.movable_holes(them).is_empty()
+            {
                 let reduction = 3 + depth / 4;
                 let mut child = *pos;
                 child.pass();
