@@ -282,6 +282,103 @@ impl InfoLine {
     }
 }
 
+/// What one `go` gave back: the `bestmove` line and, for each MultiPV index,
+/// the last exact `info` line with a principal variation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchReport {
+    /// The move of the `bestmove` line (`0000` when the game is over).
+    pub bestmove: String,
+    /// The `ponder` move, when the engine gave one.
+    pub ponder: Option<String>,
+    /// Index 0 is `multipv 1` (an info line without `multipv` counts as 1).
+    pub lines: Vec<InfoLine>,
+    /// The node count of the last `info` line that gave one.
+    pub nodes: Option<u64>,
+    /// The `info string` lines read during the search, without `info string `.
+    pub strings: Vec<String>,
+}
+
+impl SearchReport {
+    /// The best line (`multipv 1`), if the engine reported one.
+    pub fn best_line(&self) -> Option<&InfoLine> {
+        self.lines.first().filter(|line| !line.pv.is_empty())
+    }
+}
+
+impl EngineSpec {
+    /// An engine started with `command` split on white space, or, with no
+    /// command, this very program with no arguments (it then speaks the
+    /// protocol).
+    pub fn from_command(command: Option<&str>, name: &str) -> Result<EngineSpec, ClientError> {
+        let command: Vec<String> = match command {
+            Some(text) => text.split_whitespace().map(str::to_string).collect(),
+            None => {
+                let exe = std::env::current_exe().map_err(|e| ClientError::Start {
+                    command: "<this program>".to_string(),
+                    reason: e.to_string(),
+                })?;
+                vec![exe.to_string_lossy().into_owned()]
+            }
+        };
+        if command.is_empty() {
+            return Err(ClientError::Start {
+                command: String::new(),
+                reason: "empty command".to_string(),
+            });
+        }
+        Ok(EngineSpec {
+            command,
+            name: name.to_string(),
+            options: Vec::new(),
+        })
+    }
+}
+
+impl EngineProcess {
+    /// Sends `go <params>` and reads up to its `bestmove`, collecting the
+    /// search's `info` lines (bound lines from aspiration failures are
+    /// skipped: their scores are not exact).
+    pub fn go(&mut self, params: &str, timeout: Duration) -> Result<SearchReport, ClientError> {
+        let deadline = Instant::now() + timeout;
+        self.send(format!("go {params}").trim_end())?;
+        let mut report = SearchReport::default();
+        loop {
+            let line = self.recv_until(deadline, "bestmove")?;
+            let mut tokens = line.split_whitespace();
+            match tokens.next() {
+                Some("bestmove") => {
+                    report.bestmove = tokens.next().unwrap_or("0000").to_string();
+                    if tokens.next() == Some("ponder") {
+                        report.ponder = tokens.next().map(str::to_string);
+                    }
+                    return Ok(report);
+                }
+                Some("info") => {
+                    if let Some(text) = line.trim_start().strip_prefix("info string ") {
+                        report.strings.push(text.to_string());
+                        continue;
+                    }
+                    let Some(info) = InfoLine::parse(&line) else {
+                        continue;
+                    };
+                    if info.nodes.is_some() {
+                        report.nodes = info.nodes;
+                    }
+                    if info.bound || info.pv.is_empty() || info.score.is_none() {
+                        continue;
+                    }
+                    let index = info.multipv.unwrap_or(1).max(1) - 1;
+                    if report.lines.len() <= index {
+                        report.lines.resize(index + 1, InfoLine::default());
+                    }
+                    report.lines[index] = info;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
