@@ -120,10 +120,10 @@ mod tests {
         let lines: Vec<&str> = white.lines().collect();
         assert!(lines[0].contains("tuzdyk (Black)") && lines[0].contains("kazan   0"));
         assert_eq!(lines[1].split_whitespace().next(), Some("9"));
-        // Black's row from its hole 9 to 1: hole 5 was captured.
+        // Black's row from its hole 9 to 1: its hole 5 was captured.
         assert_eq!(
             lines[2].split_whitespace().collect::<Vec<_>>(),
-            ["10", "10", "10", "10", "0", "9", "9", "9", "9"]
+            ["9", "9", "9", "9", "0", "10", "10", "10", "10"]
         );
         assert_eq!(lines[4].split_whitespace().next(), Some("1"));
         assert!(lines[5].contains("You (White)") && lines[5].contains("kazan  10"));
@@ -137,7 +137,7 @@ mod tests {
         );
         assert_eq!(
             lines[3].split_whitespace().collect::<Vec<_>>(),
-            ["9", "9", "9", "9", "0", "10", "10", "10", "10"]
+            ["10", "10", "10", "10", "0", "9", "9", "9", "9"]
         );
     }
 
