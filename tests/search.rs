@@ -1,0 +1,745 @@
+//! The search, in process, through the library (`search::run`).
+//!
+//! Small endgames are solved here by a plain exhaustive negamax to the end
+//! of the game (memoized on the position; trees where a position can repeat
+//! are left out, the rules giving endless play no value). With a depth
+//! beyond the longest line, the engine must report the exact value: a win
+//! in d plies scores `win_in(d)`, a loss `loss_in(d)`, a draw 0, and its
+//! move must be one of the solver's best. Then determinism (one thread,
+//! fresh state), Lazy SMP, tiny clocks, stop and ponderhit from another
+//! thread, finished games and `searchmoves`.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use tuzdyk::board::{BOARD_HOLES, GameResult, Move, Position, PositionParts, Side};
+use tuzdyk::notation::tfen;
+use tuzdyk::search::score::{self, MATE};
+use tuzdyk::search::tt::TranspositionTable;
+use tuzdyk::search::{
+    self, Clock, Control, Limits, SearchOptions, SearchResult, Silent, ThreadData,
+};
+
+/// How long a search may run before the test gives up on it: generous, for
+/// a slow, busy machine.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// The game-theoretic value for the side to move, with the distance in
+/// plies to the end of the game under best play (the winner hurries, the
+/// loser delays).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Value {
+    Win(u32),
+    Draw,
+    Loss(u32),
+}
+
+impl Value {
+    /// Larger is better for the side to move.
+    fn rank(self) -> i64 {
+        match self {
+            Value::Win(d) => 1_000_000 - d as i64,
+            Value::Draw => 0,
+            Value::Loss(d) => -1_000_000 + d as i64,
+        }
+    }
+
+    /// The value one ply earlier, for the other side.
+    fn parent(self) -> Value {
+        match self {
+            Value::Win(d) => Value::Loss(d + 1),
+            Value::Draw => Value::Draw,
+            Value::Loss(d) => Value::Win(d + 1),
+        }
+    }
+
+    /// The engine's score for this value at the root.
+    fn score(self) -> i32 {
+        match self {
+            Value::Win(d) => score::win_in(d),
+            Value::Draw => 0,
+            Value::Loss(d) => score::loss_in(d),
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Unsolvable {
+    /// A position can repeat: the rules give no value to endless play.
+    Cycle,
+    TooBig,
+}
+
+/// Exhaustive negamax to the end of the game, memoized on the position
+/// (full-move number ignored). Refuses trees where a position repeats.
+struct Solver {
+    memo: HashMap<Position, (Value, u32)>,
+    path: HashSet<Position>,
+    limit: usize,
+}
+
+impl Solver {
+    fn new(limit: usize) -> Solver {
+        Solver {
+            memo: HashMap::new(),
+            path: HashSet::new(),
+            limit,
+        }
+    }
+
+    fn normal(pos: &Position) -> Position {
+        let mut p = *pos;
+        p.set_fullmove(1);
+        p
+    }
+
+    /// The value and the height (longest line to the end of the game) of `pos`.
+    fn solve(&mut self, pos: &Position) -> Result<(Value, u32), Unsolvable> {
+        let key = Solver::normal(pos);
+        if let Some(&known) = self.memo.get(&key) {
+            return Ok(known);
+        }
+        if self.path.contains(&key) {
+            return Err(Unsolvable::Cycle);
+        }
+        if self.memo.len() > self.limit {
+            return Err(Unsolvable::TooBig);
+        }
+        let result = match pos.result() {
+            Some(GameResult::Win(side)) if side == pos.side_to_move() => (Value::Win(0), 0),
+            Some(GameResult::Win(_)) => (Value::Loss(0), 0),
+            Some(GameResult::Draw) => (Value::Draw, 0),
+            None => {
+                self.path.insert(key);
+                let mut best: Option<Value> = None;
+                let mut height = 0;
+                for mv in pos.legal_moves() {
+                    let mut child = *pos;
+                    child.play(mv);
+                    let solved = self.solve(&child);
+                    let (value, h) = match solved {
+                        Ok(v) => v,
+                        Err(e) => {
+                            self.path.remove(&key);
+                            return Err(e);
+                        }
+                    };
+                    let value = value.parent();
+                    height = height.max(h + 1);
+                    if best.is_none_or(|b| value.rank() > b.rank()) {
+                        best = Some(value);
+                    }
+                }
+                self.path.remove(&key);
+                (best.expect("an unfinished game has a move"), height)
+            }
+        };
+        self.memo.insert(key, result);
+        Ok(result)
+    }
+
+    /// The root moves that reach the best value.
+    fn best_moves(&mut self, pos: &Position) -> Vec<Move> {
+        let (value, _) = self.solve(pos).expect("solved before");
+        pos.legal_moves()
+            .filter(|&mv| {
+                let mut child = *pos;
+                child.play(mv);
+                self.solve(&child).expect("solved before").0.parent() == value
+            })
+            .collect()
+    }
+}
+
+/// Plays random games from the start until at most `max_on_board` stones
+/// are left on the board and the game goes on; `None` if it ended first.
+fn random_endgame(rng: &mut Rng, max_on_board: u32) -> Option<Position> {
+    let mut pos = Position::startpos();
+    loop {
+        if pos.game_over().is_some() {
+            return None;
+        }
+        let on_board = 162 - pos.kazan(Side::White) as u32 - pos.kazan(Side::Black) as u32;
+        if on_board <= max_on_board {
+            return Some(pos);
+        }
+        let moves: Vec<Move> = pos.legal_moves().collect();
+        pos.play(moves[rng.below(moves.len() as u64) as usize]);
+    }
+}
+
+/// A built position: `on_board` stones dropped at random, kazans both at
+/// most 81, sometimes tuzdiks.
+fn built_endgame(rng: &mut Rng, on_board: u32) -> Option<Position> {
+    let in_kazans = 162 - on_board;
+    let low = in_kazans.saturating_sub(81);
+    let white = low + rng.below((81 - low + 1) as u64) as u32;
+    let black = in_kazans - white;
+    if black > 81 {
+        return None;
+    }
+    let mut tuzdiks = [None, None];
+    for tuzdik in &mut tuzdiks {
+        if rng.below(2) == 0 {
+            *tuzdik = Some(rng.below(8) as u8);
+        }
+    }
+    if tuzdiks[0].is_some() && tuzdiks[0] == tuzdiks[1] {
+        tuzdiks[1] = None;
+    }
+    let mut holes = [0u8; BOARD_HOLES];
+    let blocked = |index: usize| {
+        (index >= 9 && tuzdiks[0] == Some((index - 9) as u8))
+            || (index < 9 && tuzdiks[1] == Some(index as u8))
+    };
+    for _ in 0..on_board {
+        let index = loop {
+            let i = rng.below(BOARD_HOLES as u64) as usize;
+            if !blocked(i) {
+                break i;
+            }
+        };
+        holes[index] += 1;
+    }
+    let pos = Position::from_parts(PositionParts {
+        holes,
+        kazans: [white as u8, black as u8],
+        tuzdiks,
+        side_to_move: if rng.below(2) == 0 {
+            Side::White
+        } else {
+            Side::Black
+        },
+        fullmove: 60,
+    })
+    .ok()?;
+    pos.game_over().is_none().then_some(pos)
+}
+
+/// Runs a search on its own thread; if it has not finished after
+/// [`TIMEOUT`], stops it and fails (a generous bound for a slow machine;
+/// no test asserts on time).
+fn search_with(
+    pos: &Position,
+    limits: &Limits,
+    options: &SearchOptions,
+    tt: &TranspositionTable,
+    data: &mut Vec<ThreadData>,
+) -> SearchResult {
+    let control = Control::new(pos, limits, options);
+    std::thread::scope(|scope| {
+        let control = &control;
+        let handle =
+            scope.spawn(move || search::run(pos, limits, options, tt, data, control, &Silent));
+        let deadline = Instant::now() + TIMEOUT;
+        while !handle.is_finished() {
+            if Instant::now() > deadline {
+                control.stop();
+                panic!("search of {pos:?} with {limits:?} still running after {TIMEOUT:?}");
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        handle.join().expect("the search does not panic")
+    })
+}
+
+/// A search from fresh state: a new table, new histories.
+fn fresh_search(pos: &Position, limits: &Limits, threads: usize) -> SearchResult {
+    let options = SearchOptions {
+        threads,
+        ..SearchOptions::default()
+    };
+    let tt = TranspositionTable::new(16);
+    let mut data = vec![ThreadData::default(); threads];
+    search_with(pos, limits, &options, &tt, &mut data)
+}
+
+/// Checks what every search promises: a legal move, a PV that starts with
+/// it and is a legal line, a ponder move legal after it, a score in range.
+fn check_result(pos: &Position, result: &SearchResult) {
+    let best = result
+        .best
+        .unwrap_or_else(|| panic!("no move in {pos:?}: {result:?}"));
+    assert!(pos.is_legal(best), "illegal {best} in {pos:?}");
+    assert_eq!(result.pv.first(), Some(&best), "{pos:?}: {result:?}");
+    let mut p = *pos;
+    for &mv in &result.pv {
+        assert!(p.is_legal(mv), "PV {:?} not legal from {pos:?}", result.pv);
+        p.play(mv);
+    }
+    if let Some(reply) = result.ponder {
+        let mut after = *pos;
+        after.play(best);
+        assert!(
+            after.is_legal(reply),
+            "ponder {reply} after {best} in {pos:?}"
+        );
+    }
+    assert!(
+        (-MATE..=MATE).contains(&result.score),
+        "score {} out of range in {pos:?}",
+        result.score
+    );
+    assert!(result.depth >= 1);
+}
+
+/// A solved endgame.
+struct Solved {
+    pos: Position,
+    value: Value,
+    height: u32,
+    best: Vec<Move>,
+    from_game: bool,
+}
+
+/// A few dozen endgames the solver settles in a few milliseconds each:
+/// both sides to move, wins, losses and draws, with and without tuzdiks,
+/// some from random games, most built. Deterministic.
+fn solved_endgames() -> &'static [Solved] {
+    static ENDGAMES: OnceLock<Vec<Solved>> = OnceLock::new();
+    ENDGAMES.get_or_init(generate_endgames)
+}
+
+fn generate_endgames() -> Vec<Solved> {
+    let mut rng = Rng(0x70_67_79);
+    let mut found: Vec<Solved> = Vec::new();
+    let count =
+        |found: &[Solved], f: &dyn Fn(&Solved) -> bool| found.iter().filter(|s| f(s)).count();
+    for attempt in 0..20_000 {
+        let enough = count(&found, &|s| matches!(s.value, Value::Win(_))) >= 16
+            && count(&found, &|s| matches!(s.value, Value::Loss(_))) >= 16
+            && count(&found, &|s| s.value == Value::Draw) >= 8
+            && count(&found, &|s| s.from_game) >= 4
+            && count(&found, &|s| s.pos.side_to_move() == Side::Black) >= 10
+            && count(&found, &|s| s.pos.side_to_move() == Side::White) >= 10;
+        if enough {
+            break;
+        }
+        let from_game = attempt % 2 == 0;
+        let candidate = if from_game {
+            let n = 6 + rng.below(8) as u32;
+            random_endgame(&mut rng, n)
+        } else {
+            let n = 3 + rng.below(10) as u32;
+            built_endgame(&mut rng, n)
+        };
+        let Some(pos) = candidate else { continue };
+        let mut solver = Solver::new(40_000);
+        let Ok((value, height)) = solver.solve(&pos) else {
+            continue;
+        };
+        if height > 80 {
+            continue;
+        }
+        // Keep the set balanced: not too many of one kind.
+        let same = count(&found, &|s| {
+            std::mem::discriminant(&s.value) == std::mem::discriminant(&value)
+        });
+        if same >= 20 && !from_game {
+            continue;
+        }
+        let best = solver.best_moves(&pos);
+        found.push(Solved {
+            pos,
+            value,
+            height,
+            best,
+            from_game,
+        });
+    }
+    found
+}
+
+#[test]
+fn the_solver_agrees_with_hand_solved_positions() {
+    for (fen, value) in [
+        // South's only move drops its stone into North's tuzdik: North has 82.
+        ("8,5S/6,1S,t,1 75 81 S 60", Value::Loss(1)),
+        // North has no stones: after either of South's moves North cannot
+        // move, and the sweep gives South 80 + 3.
+        ("8,t/1,1S,2S,6 80 79 S 60", Value::Win(1)),
+        // Finished games.
+        ("1S,8/9 82 79 N 30", Value::Loss(0)),
+        ("9/9 81 81 S 50", Value::Draw),
+        ("5S,8/9 80 77 S 40", Value::Loss(0)),
+    ] {
+        let pos = tfen::parse(fen).unwrap();
+        let mut solver = Solver::new(1000);
+        assert_eq!(solver.solve(&pos).unwrap().0, value, "{fen}");
+    }
+}
+
+#[test]
+fn endgames_get_their_exact_game_theoretic_value() {
+    let endgames = solved_endgames();
+    assert!(endgames.len() >= 40, "only {} endgames", endgames.len());
+    let mut failures = Vec::new();
+    for solved in endgames {
+        let depth = (solved.height + 4).min(120);
+        let result = fresh_search(&solved.pos, &Limits::depth(depth), 1);
+        check_result(&solved.pos, &result);
+        let best = result.best.unwrap();
+        if result.score != solved.value.score() || !solved.best.contains(&best) {
+            failures.push(format!(
+                "{}: solver {:?} (longest line {} plies), best moves {:?}; engine at depth {depth}: score {} ({}), move {best}",
+                tfen::write(&solved.pos),
+                solved.value,
+                solved.height,
+                solved.best.iter().map(|m| m.number()).collect::<Vec<_>>(),
+                result.score,
+                score::Reported::from_score(result.score),
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// BUG (ignored until fixed): with depth far beyond the solution, the
+/// search misses a forced win in 43 plies and reports a draw.
+///
+/// `1,t,1S,1S,2,2S,1S,1/t,1,3S,4,1S,1 78 75 N 86` (North to move): the
+/// solver finds North wins in 43 plies (moves 3 and 6; 2 loses, 7 draws;
+/// the longest line lasts 101 plies). `search::run` with Threads 1 and
+/// `Limits::depth(d)` for every d from 40 to 127 returns score 0 (the
+/// protocol's `score cp 0`), with a best move that does win. Following its
+/// depth-60 PV, at ply 22 (`1,t,3S,1S,1S,4/t,4,1S,1S,1S,1S 78 75 N 97`,
+/// North wins in 21 with 5 or 7) the PV plays 6, which only draws: the
+/// null-window searches of the winning moves are cut short by the pruning
+/// (reductions, reverse futility on the defender's static evaluation).
+#[test]
+#[ignore = "engine bug: a forced win in 43 plies is reported as a draw (see comment)"]
+fn a_long_forced_win_is_found() {
+    let pos = tfen::parse("1,t,1S,1S,2,2S,1S,1/t,1,3S,4,1S,1 78 75 N 86").unwrap();
+    let mut solver = Solver::new(1_000_000);
+    let (value, height) = solver.solve(&pos).unwrap();
+    assert_eq!(value, Value::Win(43));
+    let result = fresh_search(&pos, &Limits::depth(height + 4), 1);
+    check_result(&pos, &result);
+    assert_eq!(result.score, value.score());
+}
+
+#[test]
+fn a_mate_limit_stops_at_a_short_enough_win() {
+    let endgames = solved_endgames();
+    let mut tried = 0;
+    for solved in endgames
+        .iter()
+        .filter(|s| matches!(s.value, Value::Win(d) if d <= 25))
+    {
+        let Value::Win(plies) = solved.value else {
+            unreachable!()
+        };
+        let moves = plies.div_ceil(2);
+        let limits = Limits {
+            mate: Some(moves),
+            ..Limits::default()
+        };
+        let result = fresh_search(&solved.pos, &limits, 1);
+        check_result(&solved.pos, &result);
+        assert!(
+            result.score >= score::MATE_BOUND
+                && matches!(score::Reported::from_score(result.score), score::Reported::Mate(n) if n > 0 && n as u32 <= moves),
+            "{}: win in {plies} plies, mate limit {moves}: score {}",
+            tfen::write(&solved.pos),
+            result.score
+        );
+        tried += 1;
+    }
+    assert!(tried >= 5);
+}
+
+fn bench_positions() -> Vec<Position> {
+    search::bench::POSITIONS
+        .iter()
+        .map(|t| tfen::parse(t).unwrap())
+        .collect()
+}
+
+#[test]
+fn one_thread_is_deterministic_from_fresh_state() {
+    let mut positions = vec![Position::startpos()];
+    positions.extend(bench_positions().into_iter().step_by(6));
+    for pos in positions {
+        for limits in [Limits::nodes(30_000), Limits::depth(7)] {
+            let a = fresh_search(&pos, &limits, 1);
+            let b = fresh_search(&pos, &limits, 1);
+            check_result(&pos, &a);
+            assert_eq!(
+                (a.best, a.score, a.nodes, a.depth, &a.pv, a.ponder),
+                (b.best, b.score, b.nodes, b.depth, &b.pv, b.ponder),
+                "{pos:?} {limits:?}"
+            );
+            if let Some(n) = limits.nodes {
+                // The node limit counts every node; the first iteration is
+                // short here. A re-search started after the stop counts its
+                // one node, so the total may pass the limit by a node or two.
+                assert!(a.nodes <= n + 8, "{} nodes for a limit of {n}", a.nodes);
+                assert!(a.nodes >= n, "stopped before the limit: {}", a.nodes);
+            }
+        }
+    }
+}
+
+#[test]
+fn bench_is_deterministic_at_a_small_depth() {
+    let summary = |report: &search::bench::BenchReport| -> Vec<(usize, u64, String)> {
+        report
+            .lines
+            .iter()
+            .map(|l| (l.index, l.nodes, l.best.clone()))
+            .collect()
+    };
+    let a = search::bench::run(4, |_| {});
+    let b = search::bench::run(4, |_| {});
+    assert_eq!(a.lines.len(), 30);
+    assert_eq!(summary(&a), summary(&b));
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.nodes, a.lines.iter().map(|l| l.nodes).sum::<u64>());
+    for (line, pos) in a.lines.iter().zip(bench_positions()) {
+        let mv = line.best.parse::<u32>().ok().and_then(Move::from_number);
+        assert!(mv.is_some_and(|m| pos.is_legal(m)), "bench line {line:?}");
+    }
+}
+
+#[test]
+fn lazy_smp_gives_legal_moves_and_sane_scores() {
+    let mut positions = vec![Position::startpos()];
+    positions.extend(bench_positions().into_iter().step_by(5));
+    for threads in [2, 4] {
+        for pos in &positions {
+            for limits in [Limits::depth(8), Limits::nodes(40_000)] {
+                let result = fresh_search(pos, &limits, threads);
+                check_result(pos, &result);
+            }
+        }
+        // Solved endgames: several threads never turn a result around.
+        for solved in solved_endgames().iter().step_by(3) {
+            let depth = (solved.height + 4).min(120);
+            let result = fresh_search(&solved.pos, &Limits::depth(depth), threads);
+            check_result(&solved.pos, &result);
+            // A helper's shallower score can replace a proven loss (see
+            // the ignored test below), so losses are not checked here.
+            let wrong = match solved.value {
+                Value::Win(_) => {
+                    result.score != solved.value.score()
+                        || !solved.best.contains(&result.best.unwrap())
+                }
+                Value::Loss(_) => false,
+                Value::Draw => score::is_mate(result.score),
+            };
+            assert!(
+                !wrong,
+                "{} threads: {} is {:?}, engine says {}",
+                threads,
+                tfen::write(&solved.pos),
+                solved.value,
+                result.score
+            );
+        }
+    }
+}
+
+/// BUG (ignored until fixed): with several threads a proven loss can be
+/// reported as a centi-stone score from a shallower helper thread.
+///
+/// `1,1S,t,1S,5/1,1S,1,1S,3,t,1 77 80 N 60` (North to move) is lost in 8
+/// plies (the solver; Threads 1 reports `mate -4` at depth 12). Through the
+/// protocol, `setoption name Threads value 2`, then this position and
+/// `go depth 12`, about half of the runs end with `info depth 12 ... score
+/// mate -4 ... pv 8 2 9 1 9 4 6 2` followed by a last line
+/// `info depth 1 seldepth 1 multipv 1 score cp 383 ... pv 8` (or `depth 2
+/// ... cp 278`) and `bestmove 8`: the GUI's final evaluation is +3.83 for a
+/// lost position. The vote in `search::vote` takes any higher score when
+/// either score is a mate score, so a helper stopped at depth 1 with
+/// +383 beats the main thread's proven `loss_in(8)`.
+#[test]
+#[ignore = "engine bug: Lazy-SMP voting replaces a proven loss by a helper's shallow score"]
+fn several_threads_keep_a_proven_loss() {
+    let pos = tfen::parse("1S,1S,t,1S,5/1,1S,1,1S,3,t,1 77 80 N 60").unwrap();
+    let mut solver = Solver::new(100_000);
+    let (value, _) = solver.solve(&pos).unwrap();
+    assert_eq!(value, Value::Loss(8));
+    for _ in 0..20 {
+        for threads in [2, 4] {
+            let result = fresh_search(&pos, &Limits::depth(12), threads);
+            check_result(&pos, &result);
+            assert_eq!(result.score, value.score(), "{threads} threads");
+        }
+    }
+}
+
+fn clock(ms: u64) -> Limits {
+    Limits {
+        clock: Clock {
+            time: [Some(Duration::from_millis(ms)); 2],
+            increment: [Duration::ZERO; 2],
+            moves_to_go: None,
+        },
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn a_clock_of_a_few_milliseconds_still_gives_a_legal_move() {
+    let mut positions = vec![Position::startpos()];
+    positions.extend(bench_positions().into_iter().step_by(7));
+    for pos in positions {
+        for ms in [5, 1, 0] {
+            for threads in [1, 2] {
+                check_result(&pos, &fresh_search(&pos, &clock(ms), threads));
+            }
+        }
+        let mut last_move = clock(5);
+        last_move.clock.moves_to_go = Some(1);
+        check_result(&pos, &fresh_search(&pos, &last_move, 1));
+        check_result(
+            &pos,
+            &fresh_search(&pos, &Limits::movetime(Duration::from_millis(1)), 1),
+        );
+    }
+}
+
+#[test]
+fn stop_and_ponderhit_from_another_thread() {
+    let pos = tfen::parse(search::bench::POSITIONS[3]).unwrap();
+    let options = SearchOptions::default();
+    for (limits, ponderhit) in [
+        (Limits::default(), false),
+        (
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            false,
+        ),
+        (
+            Limits {
+                ponder: true,
+                ..clock(60_000)
+            },
+            false,
+        ),
+        (
+            Limits {
+                ponder: true,
+                ..clock(200)
+            },
+            true,
+        ),
+    ] {
+        let tt = TranspositionTable::new(4);
+        let mut data = vec![ThreadData::default()];
+        let control = Control::new(&pos, &limits, &options);
+        let result = std::thread::scope(|scope| {
+            let (control, tt, data, limits, options, pos) =
+                (&control, &tt, &mut data, &limits, &options, &pos);
+            let handle =
+                scope.spawn(move || search::run(pos, limits, options, tt, data, control, &Silent));
+            std::thread::sleep(Duration::from_millis(30));
+            // Not bounded: it must still be waiting.
+            assert!(!handle.is_finished(), "{limits:?} ended by itself");
+            if ponderhit {
+                control.ponderhit();
+            } else {
+                control.stop();
+            }
+            let deadline = Instant::now() + TIMEOUT;
+            while !handle.is_finished() {
+                if Instant::now() > deadline {
+                    control.stop();
+                    panic!("{limits:?} did not end");
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            handle.join().unwrap()
+        });
+        check_result(&pos, &result);
+    }
+}
+
+#[test]
+fn finished_games_have_no_move_and_their_result_as_score() {
+    for (fen, expected) in [
+        ("1S,8/9 82 79 N 30", score::loss_in(0)),
+        ("5S,8/9 80 77 S 40", score::loss_in(0)),
+        ("9/9 81 81 S 50", 0),
+        ("9/1S,8 82 79 S 30", score::win_in(0)),
+    ] {
+        let pos = tfen::parse(fen).unwrap();
+        let result = fresh_search(&pos, &Limits::depth(5), 1);
+        assert_eq!(result.best, None, "{fen}");
+        assert_eq!(result.score, expected, "{fen}");
+        assert!(result.pv.is_empty());
+    }
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let pos = Position::startpos();
+    for holes in [vec![1], vec![2, 9], vec![4, 5, 6]] {
+        let limits = Limits {
+            searchmoves: holes
+                .iter()
+                .map(|&h| Move::from_number(h).unwrap())
+                .collect(),
+            ..Limits::depth(6)
+        };
+        let result = fresh_search(&pos, &limits, 1);
+        check_result(&pos, &result);
+        assert!(holes.contains(&result.best.unwrap().number()));
+    }
+    // In a solved endgame, restricted to the losing moves, the engine
+    // reports the best of them.
+    for solved in solved_endgames().iter().take(30) {
+        let losing: Vec<Move> = solved
+            .pos
+            .legal_moves()
+            .filter(|m| !solved.best.contains(m))
+            .collect();
+        if losing.is_empty() {
+            continue;
+        }
+        let mut solver = Solver::new(100_000);
+        let best_of_rest = losing
+            .iter()
+            .map(|&m| {
+                let mut child = solved.pos;
+                child.play(m);
+                solver.solve(&child).unwrap().0.parent()
+            })
+            .max_by_key(|v| v.rank())
+            .unwrap();
+        let limits = Limits {
+            searchmoves: losing.clone(),
+            ..Limits::depth((solved.height + 4).min(120))
+        };
+        let result = fresh_search(&solved.pos, &limits, 1);
+        check_result(&solved.pos, &result);
+        assert!(losing.contains(&result.best.unwrap()));
+        assert_eq!(
+            result.score,
+            best_of_rest.score(),
+            "{} restricted to {:?}",
+            tfen::write(&solved.pos),
+            losing.iter().map(|m| m.number()).collect::<Vec<_>>()
+        );
+    }
+}
