@@ -469,8 +469,11 @@ fn multipv_3_reports_lines_1_to_3_at_the_final_depth() {
 ///
 /// BUG (ignored until fixed): from the start position with MultiPV 3 and
 /// `go depth 4` (fresh engine, Threads 1) the depth-3 iteration prints
-/// `multipv 1 score cp 181 pv 8 8 9` and then `multipv 2 score cp 441 pv 9 9 9`:
-/// line 2 scores 2.6 stones more than line 1, and line 1 stays first.
+/// `multipv 1 score cp 137 pv 8 8 9` and then `multipv 2 score cp 330 pv 9 9 9`
+/// (181 and 441 with the evaluation of f5b85d9): line 2 scores about two
+/// stones more than line 1, and line 1 stays first. Each line is searched
+/// after the ones before it are fixed, and the lines are never sorted
+/// among themselves again.
 #[test]
 #[ignore = "engine bug: MultiPV lines are not sorted by score (see comment)"]
 fn multipv_lines_are_sorted_best_first() {
