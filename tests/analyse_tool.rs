@@ -700,7 +700,8 @@ fn a_bad_game_is_reported_and_the_others_reviewed() {
 #[test]
 fn output_stops_quietly_when_the_reader_goes_away() {
     // `... | head -1`: the reader closes the pipe after one line.
-    let input: String = std::iter::repeat_n(format!("{P1}\n"), 50).collect();
+    // More output than a pipe buffers, so that writing does fail.
+    let input: String = std::iter::repeat_n(format!("{P1}\n"), 1000).collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
         .args(["analyse", "--depth", "2"])
         .stdin(Stdio::piped())
@@ -720,8 +721,5 @@ fn output_stops_quietly_when_the_reader_goes_away() {
     writer.join().unwrap();
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(!err.contains("panicked"), "{err}");
-    assert!(
-        output.status.code().is_some(),
-        "ends by itself, not by a signal"
-    );
+    assert!(output.status.success(), "ends by itself, quietly: {err}");
 }
