@@ -475,7 +475,6 @@ fn multipv_3_reports_lines_1_to_3_at_the_final_depth() {
 /// after the ones before it are fixed, and the lines are never sorted
 /// among themselves again.
 #[test]
-#[ignore = "engine bug: MultiPV lines are not sorted by score (see comment)"]
 fn multipv_lines_are_sorted_best_first() {
     let mut engine = start_uci();
     engine.send("setoption name MultiPV value 3");
@@ -1102,7 +1101,6 @@ fn every_level_plays_legal_moves_and_keeps_an_immediate_win() {
 /// `info depth 1 ... multipv 9 ...` (the level searches every root move
 /// to draw among them, and reports them all).
 #[test]
-#[ignore = "spec mismatch: levels below expert print a line for every root move"]
 fn levels_report_only_multipv_lines() {
     let mut engine = start_uci();
     engine.send("setoption name Level value beginner");
@@ -1150,37 +1148,25 @@ fn go_in_a_finished_position_gives_bestmove_0000() {
     }
 }
 
-/// The score of a finished game for the side to move. protocol.md:
-/// "`mate 0`: the game is already lost". A drawn game scores 0; a game the
-/// side to move has already lost, `mate 0`.
+/// The score of a finished game for the side to move. protocol.md: the
+/// final margin (kazan plus the stones on one's side) in centi-stones.
 #[test]
-fn finished_games_score_from_the_side_to_move() {
+fn finished_games_score_their_final_margin() {
     let mut engine = start_uci();
     for (fen, score) in [
-        (SOUTH_WON, ("mate", 0)),
-        (NORTH_WON_BY_SWEEP, ("mate", 0)),
+        // North to move: 79 + 1 against 82.
+        (SOUTH_WON, ("cp", -200)),
+        // South to move: 80 against 77 + 5.
+        (NORTH_WON_BY_SWEEP, ("cp", -200)),
         (DRAWN, ("cp", 0)),
+        // South to move has won: 82 + 1 against 79.
+        ("9/1S,8 82 79 S 30", ("cp", 400)),
     ] {
         engine.send(&format!("position fen {fen}"));
         let lines = engine.go("go depth 3");
         let info = parse_info(&lines[0]).unwrap();
         assert_eq!(info.score, (score.0.to_string(), score.1), "{fen}");
     }
-}
-
-/// Spec gap / mismatch (ignored until decided): in a finished game the side
-/// to move has WON, the engine also prints `score mate 0`, which
-/// protocol.md defines as "the game is already lost".
-/// `position fen 9/1S,8 82 79 S 30` (South to move, South has 82), then
-/// `go depth 3`: `info depth 0 seldepth 0 multipv 1 score mate 0 ...`.
-#[test]
-#[ignore = "spec mismatch: a game already won scores `mate 0`, which protocol.md calls lost"]
-fn a_game_already_won_is_not_reported_as_lost() {
-    let mut engine = start_uci();
-    engine.send("position fen 9/1S,8 82 79 S 30");
-    let lines = engine.go("go depth 3");
-    let info = parse_info(&lines[0]).unwrap();
-    assert_ne!(info.score, ("mate".to_string(), 0), "{lines:#?}");
 }
 
 /// Mate scores in moves of the side to move, from positions solved by
@@ -1218,7 +1204,6 @@ fn forced_results_are_reported_as_mate_in_moves() {
 /// More generally a loss in an odd number of plies 2k+1 (the side to move
 /// makes k+1 moves) is printed as `mate -k`.
 #[test]
-#[ignore = "spec mismatch: a loss on the side to move's own next move prints `mate 0`"]
 fn a_loss_by_the_only_move_is_mate_minus_1() {
     let mut engine = start_uci();
     engine.send("position fen 8,5S/6,1S,t,1 75 81 S 60");

@@ -425,7 +425,7 @@ fn endgames_get_their_exact_game_theoretic_value() {
 /// null-window searches of the winning moves are cut short by the pruning
 /// (reductions, reverse futility on the defender's static evaluation).
 #[test]
-#[ignore = "engine bug: a forced win in 43 plies is reported as a draw (see comment)"]
+
 fn a_long_forced_win_is_found() {
     let pos = tfen::parse("1,t,1S,1S,2,2S,1S,1/t,1,3S,4,1S,1 78 75 N 86").unwrap();
     let mut solver = Solver::new(1_000_000);
@@ -571,7 +571,6 @@ fn lazy_smp_gives_legal_moves_and_sane_scores() {
 /// either score is a mate score, so a helper stopped at depth 1 with
 /// +383 beats the main thread's proven `loss_in(8)`.
 #[test]
-#[ignore = "engine bug: Lazy-SMP voting replaces a proven loss by a helper's shallow score"]
 fn several_threads_keep_a_proven_loss() {
     let pos = tfen::parse("1S,1S,t,1S,5/1,1S,1,1S,3,t,1 77 80 N 60").unwrap();
     let mut solver = Solver::new(100_000);
@@ -676,12 +675,17 @@ fn stop_and_ponderhit_from_another_thread() {
 }
 
 #[test]
+/// A finished game has no move, and its score is the final margin (kazan
+/// plus side stones, side to move's view) in centi-stones.
 fn finished_games_have_no_move_and_their_result_as_score() {
     for (fen, expected) in [
-        ("1S,8/9 82 79 N 30", score::loss_in(0)),
-        ("5S,8/9 80 77 S 40", score::loss_in(0)),
+        // North to move, 82 + 0 against 79 + 1.
+        ("1S,8/9 82 79 N 30", -200),
+        // South to move with no stones: 80 against 77 + 5.
+        ("5S,8/9 80 77 S 40", -200),
         ("9/9 81 81 S 50", 0),
-        ("9/1S,8 82 79 S 30", score::win_in(0)),
+        // South has 82 and a stone on its side; North 79.
+        ("9/1S,8 82 79 S 30", 400),
     ] {
         let pos = tfen::parse(fen).unwrap();
         let result = fresh_search(&pos, &Limits::depth(5), 1);

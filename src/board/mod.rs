@@ -27,6 +27,7 @@ mod zobrist;
 use std::fmt;
 
 use sowing::{RANGE_ADD, SOWING, Sowing};
+
 pub use zobrist::ZOBRIST;
 
 /// Stones in the game.
@@ -288,19 +289,35 @@ static LANE_CLEAR: [u128; 16] = {
     table
 };
 
-/// How a landing hole's count decides a capture: 0 even (taken), 1 odd
-/// (never taken), 2 exactly three (a tuzdik if the rules allow one).
-#[inline(always)]
-const fn count_kind(count: u32) -> usize {
-    (count & 1) as usize + (count == 3) as usize
+/// Which of the opponent's holes (bits 0..8) a move of one side takes,
+/// by the count found in the hole where its last stone lands.
+#[derive(Clone, Copy, Debug)]
+struct TakeRule {
+    /// Holes taken with an even count: all but one's own tuzdik.
+    even: u32,
+    /// Holes turned into a tuzdik with a count of exactly 3.
+    three: u32,
 }
 
-/// Stones a sowing drops into the tuzdik on `side`'s hole `tuzdik`
-/// (`NO_TUZDIK` for none): one per lap and one if the rest reaches it.
+impl TakeRule {
+    #[inline(always)]
+    fn takes(self, hole: u32, count: u32) -> bool {
+        let even = (count & 1 == 0) as u32;
+        let three = (count == 3) as u32;
+        ((self.even >> hole) & even) | ((self.three >> hole) & three) != 0
+    }
+}
+
+/// Stones a sowing drops into a tuzdik on hole `tuzdik` (`NO_TUZDIK` for
+/// none) of a side whose reached lanes are `reached`: one per lap and one
+/// if the rest reaches it.
 #[inline(always)]
-fn tuzdik_fallen(sowing: Sowing, laps: u32, side: usize, tuzdik: u8) -> u8 {
-    let fallen = laps + ((sowing.reached(side) >> tuzdik) & 1);
-    if tuzdik == NO_TUZDIK { 0 } else { fallen as u8 }
+fn tuzdik_fallen(laps: u32, reached: u32, tuzdik: u8) -> u8 {
+    if tuzdik == NO_TUZDIK {
+        0
+    } else {
+        (laps + ((reached >> tuzdik) & 1)) as u8
+    }
 }
 
 /// An upper bound of the largest lane of a word (below twice the largest).
@@ -495,6 +512,12 @@ impl Position {
         sum
     }
 
+    /// Stones still in play (not in a kazan).
+    #[inline]
+    pub fn stones_on_board(&self) -> u32 {
+        TOTAL_STONES - self.kazans[0] as u32 - self.kazans[1] as u32
+    }
+
     /// The opponent hole (0..8) that `side` owns as its tuzdik.
     #[inline]
     pub fn tuzdik(&self, side: Side) -> Option<u8> {
@@ -588,39 +611,39 @@ impl Position {
         let us = self.side_to_move.index();
         let them = 1 - us;
         let index = mv.index();
-        let origin = us * HOLES + index;
         let sown = self.holes[us].to_le_bytes()[index] as usize;
-        let sowing = SOWING[origin][sown];
+        let sowing = SOWING[index][sown];
         let laps = sowing.laps();
-        let landing = sowing.landing();
         let hole = sowing.landing_hole() as usize;
+        let landing = (us * HOLES + sowing.landing()) % BOARD_HOLES;
 
         if HASH {
-            self.key ^= self.sowing_key_change(origin, sown, sowing);
+            self.key ^= self.sowing_key_change(index, sown, sowing);
         }
 
         // Sowing only adds: what the landing hole and the tuzdiks hold
         // afterwards follows from the laps and the lanes the rest reach.
+        let our_tuzdik = self.tuzdiks[us];
+        let their_tuzdik = self.tuzdiks[them];
         let found = self.holes[them].to_le_bytes()[hole] as u32
             + laps
-            + ((sowing.reached(them) >> hole) & 1);
-        let tuzdik_stones = [
-            tuzdik_fallen(sowing, laps, Side::Black.index(), self.tuzdiks[0]),
-            tuzdik_fallen(sowing, laps, Side::White.index(), self.tuzdiks[1]),
-        ];
-        let taken = (self.landing_holes_taken()[count_kind(found)] >> landing) & 1 != 0;
+            + ((sowing.opponent_reached() >> hole) & 1);
+        let mut tuzdik_stones = [0u8; 2];
+        tuzdik_stones[us] = tuzdik_fallen(laps, sowing.opponent_reached(), our_tuzdik);
+        tuzdik_stones[them] = tuzdik_fallen(laps, sowing.own_reached(), their_tuzdik);
+        let taken = sowing.lands_on_opponent()
+            && self.take_rule(self.side_to_move).takes(hole as u32, found);
         let makes_tuzdik = taken & (found == 3);
 
         let add = &RANGE_ADD[sowing.range()];
         let broadcast = LANE_ONES * laps as u128;
-        let mut words = self.holes;
-        words[us] &= LANE_CLEAR[index];
-        words[0] += broadcast + add[0];
-        words[1] += broadcast + add[1];
-        words[1] &= LANE_CLEAR[self.tuzdiks[0] as usize];
-        words[0] &= LANE_CLEAR[self.tuzdiks[1] as usize];
-        words[them] &= if taken { LANE_CLEAR[hole] } else { !0 };
-        self.holes = words;
+        let mut ours = (self.holes[us] & LANE_CLEAR[index]) + broadcast + add[0];
+        let mut theirs = self.holes[them] + broadcast + add[1];
+        ours &= LANE_CLEAR[their_tuzdik as usize];
+        theirs &= LANE_CLEAR[our_tuzdik as usize];
+        theirs &= if taken { LANE_CLEAR[hole] } else { !0 };
+        self.holes[us] = ours;
+        self.holes[them] = theirs;
 
         let taken_stones = if taken { found as u8 } else { 0 };
         if HASH {
@@ -657,20 +680,23 @@ impl Position {
         }
     }
 
-    /// The key change of sowing `sown` stones from `origin`, before any
-    /// tuzdik or capture: every hole whose count the sowing changes.
-    fn sowing_key_change(&self, origin: usize, sown: usize, sowing: Sowing) -> u64 {
+    /// The key change of sowing `sown` stones from the mover's hole `index`,
+    /// before any tuzdik or capture: every hole whose count changes.
+    fn sowing_key_change(&self, index: usize, sown: usize, sowing: Sowing) -> u64 {
         let z = &ZOBRIST;
+        let first = self.side_to_move.index() * HOLES;
+        let origin = first + index;
         let mut change = z.hole[origin][sown] ^ z.hole[origin][0];
         let laps = sowing.laps() as usize;
-        let reached = sowing.reached(0) as u64 | (sowing.reached(1) as u64) << HOLES;
-        for hole in 0..BOARD_HOLES {
+        let reached = sowing.reached();
+        for relative in 0..BOARD_HOLES {
+            let hole = (first + relative) % BOARD_HOLES;
             let old = if hole == origin {
                 0
             } else {
                 self.stones_at(hole) as usize
             };
-            let new = old + laps + ((reached >> hole) & 1) as usize;
+            let new = old + laps + ((reached >> relative) & 1) as usize;
             if new != old {
                 change ^= z.hole[hole][old] ^ z.hole[hole][new];
             }
@@ -678,23 +704,23 @@ impl Position {
         change
     }
 
-    /// Which landing holes (bits 0..17 in sowing order) a move of the side
-    /// to move takes, by the kind of count found there (see [`count_kind`]):
-    /// an even count anywhere on the opponent's side but our tuzdik; exactly
-    /// 3 where a tuzdik may be made; never our own side.
+    /// The capture rule for moves of `side`: an even count is taken
+    /// anywhere on the opponent's side but in one's own tuzdik; exactly 3
+    /// makes a tuzdik if one has none yet, not on hole 9, and not on the
+    /// number of the opponent's tuzdik.
     #[inline(always)]
-    fn landing_holes_taken(&self) -> [u32; 3] {
-        let us = self.side_to_move.index();
-        let them = 1 - us;
-        let our_tuzdik = self.tuzdiks[us] as u32;
-        let their_tuzdik = self.tuzdiks[them] as u32;
-        let capturable = ALL_LANES & !(1 << our_tuzdik);
-        let convertible = if our_tuzdik == NO_TUZDIK as u32 {
+    fn take_rule(&self, side: Side) -> TakeRule {
+        let our_tuzdik = self.tuzdiks[side.index()] as u32;
+        let their_tuzdik = self.tuzdiks[side.opponent().index()] as u32;
+        let three = if our_tuzdik == NO_TUZDIK as u32 {
             ALL_LANES & !(1 << (HOLES - 1)) & !(1 << their_tuzdik)
         } else {
             0
         };
-        [capturable, 0, convertible].map(|holes| holes << (them * HOLES))
+        TakeRule {
+            even: ALL_LANES & !(1 << our_tuzdik),
+            three,
+        }
     }
 
     /// What each legal move of `side` would take at once if `side` were to
@@ -703,22 +729,19 @@ impl Position {
     /// stones falling into tuzdiks are not counted. For evaluation and move
     /// ordering.
     pub fn immediate_gains(&self, side: Side) -> MoveGains {
-        let mut view = *self;
-        view.side_to_move = side;
         let us = side.index();
-        let them = 1 - us;
         let our_row = self.holes[us].to_le_bytes();
-        let their_row = self.holes[them].to_le_bytes();
-        let taken_by_kind = view.landing_holes_taken();
+        let their_row = self.holes[1 - us].to_le_bytes();
+        let rule = self.take_rule(side);
         let mut gains = MoveGains::default();
         for mv in self.movable_holes(side) {
             let index = mv.index();
-            let sowing = SOWING[us * HOLES + index][our_row[index] as usize];
-            let laps = sowing.laps();
+            let sowing = SOWING[index][our_row[index] as usize];
             let hole = sowing.landing_hole();
-            let found =
-                their_row[hole as usize] as u32 + laps + ((sowing.reached(them) >> hole) & 1);
-            if (taken_by_kind[count_kind(found)] >> sowing.landing()) & 1 != 0 {
+            let found = their_row[hole as usize] as u32
+                + sowing.laps()
+                + ((sowing.opponent_reached() >> hole) & 1);
+            if sowing.lands_on_opponent() && rule.takes(hole, found) {
                 gains.stones[index] = found as u8;
                 if found == 3 {
                     gains.tuzdik |= 1 << index;
@@ -740,11 +763,11 @@ impl Position {
         let our_row = self.holes[us].to_le_bytes();
         let their_row = self.holes[them].to_le_bytes();
         let their_nonempty = nonzero_lanes(self.holes[them]) as u32;
-        let our_tuzdik = self.tuzdiks[us] as u32;
-        let their_tuzdik = self.tuzdiks[them] as u32;
+        let our_tuzdik = self.tuzdiks[us];
+        let their_tuzdik = self.tuzdiks[them];
         let our_kazan = self.kazans[us] as u32;
         let their_kazan = self.kazans[them] as u32;
-        let taken_by_kind = self.landing_holes_taken();
+        let rule = self.take_rule(self.side_to_move);
         let not_our_tuzdik = !(1u32 << our_tuzdik);
         // A move gains at most its landing hole (the largest opposing hole
         // plus one per lap and one more) and one tuzdik stone per lap and one
@@ -754,17 +777,16 @@ impl Position {
         let near_the_end = our_kazan + lane_bound(self.holes[them]) + 2 * (max_laps + 1)
             >= WINNING_KAZAN as u32
             || their_kazan + max_laps + 1 >= WINNING_KAZAN as u32;
-        let our_row_start = us * HOLES;
         let mut total = 0u64;
         for mv in self.legal_moves() {
             let index = mv.index();
-            let sowing = SOWING[our_row_start + index][our_row[index] as usize];
+            let sowing = SOWING[index][our_row[index] as usize];
             let laps = sowing.laps();
-            let their_reached = sowing.reached(them);
+            let their_reached = sowing.opponent_reached();
             let hole = sowing.landing_hole();
-            // Meaningless when the landing hole is ours: its kind is then never taken.
+            // Meaningless when the landing hole is ours: it is then never taken.
             let count = their_row[hole as usize] as u32 + laps + ((their_reached >> hole) & 1);
-            let taken = (taken_by_kind[count_kind(count)] >> sowing.landing()) & 1;
+            let taken = (sowing.lands_on_opponent() && rule.takes(hole, count)) as u32;
             let nonempty = if laps > 0 {
                 ALL_LANES
             } else {
@@ -772,8 +794,8 @@ impl Position {
             };
             let replies = nonempty & not_our_tuzdik & !(taken << hole);
             if near_the_end {
-                let our_fallen = tuzdik_fallen(sowing, laps, them, our_tuzdik as u8) as u32;
-                let their_fallen = tuzdik_fallen(sowing, laps, us, their_tuzdik as u8) as u32;
+                let our_fallen = tuzdik_fallen(laps, their_reached, our_tuzdik) as u32;
+                let their_fallen = tuzdik_fallen(laps, sowing.own_reached(), their_tuzdik) as u32;
                 if our_kazan + our_fallen + taken * count >= WINNING_KAZAN as u32
                     || their_kazan + their_fallen >= WINNING_KAZAN as u32
                 {
@@ -801,7 +823,7 @@ impl Position {
     pub fn landing_of(&self, mv: Move) -> usize {
         let us = self.side_to_move.index();
         let sown = self.holes[us].to_le_bytes()[mv.index()] as usize;
-        SOWING[us * HOLES + mv.index()][sown].landing()
+        (us * HOLES + SOWING[mv.index()][sown].landing()) % BOARD_HOLES
     }
 
     /// Passes the turn without moving: not a move of the game, but what a

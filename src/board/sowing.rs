@@ -1,10 +1,12 @@
-//! Precomputed sowing: for every hole and stone count, where the stones go.
+//! Precomputed sowing, in the mover's frame: holes 0..8 are the mover's
+//! own, 9..17 the opponent's, in sowing order. The board looks the same to
+//! both players, so one table serves both.
 //!
-//! A move from hole `origin` (0..17 in sowing order) with `n` stones adds
-//! `n / 18` full laps to every hole and one stone to each of the `n % 18`
-//! holes from its start (the origin itself when `n >= 2`, the next hole when
-//! `n == 1`). [`SOWING`] holds that as one word per (origin, n), and
-//! [`RANGE_ADD`] the lane words to add for the partial lap.
+//! A move from own hole `h` with `n` stones adds `n / 18` full laps to
+//! every hole and one stone to each of the `n % 18` holes from its start
+//! (hole `h` itself when `n >= 2`, the next hole when `n == 1`). [`SOWING`]
+//! holds that as one word per (hole, n), and [`RANGE_ADD`] the lane words
+//! to add for the partial lap.
 
 use super::{BOARD_HOLES, HOLES, TOTAL_STONES};
 
@@ -15,10 +17,22 @@ const COUNTS: usize = TOTAL_STONES as usize + 1;
 pub(crate) struct Sowing(u64);
 
 impl Sowing {
-    /// Lanes of `side` (0 White, 1 Black) reached by the partial lap, as a 9-bit mask.
+    /// The mover's own lanes reached by the partial lap, as a 9-bit mask.
     #[inline(always)]
-    pub(crate) const fn reached(self, side: usize) -> u32 {
-        ((self.0 >> (9 * side)) & 0x1FF) as u32
+    pub(crate) const fn own_reached(self) -> u32 {
+        (self.0 & 0x1FF) as u32
+    }
+
+    /// The opponent's lanes reached by the partial lap, as a 9-bit mask.
+    #[inline(always)]
+    pub(crate) const fn opponent_reached(self) -> u32 {
+        ((self.0 >> 9) & 0x1FF) as u32
+    }
+
+    /// Both sides' lanes reached, own in bits 0..8 and the opponent's in 9..17.
+    #[inline(always)]
+    pub(crate) const fn reached(self) -> u32 {
+        (self.0 & 0x3FFFF) as u32
     }
 
     /// Full laps: stones added to every hole.
@@ -27,7 +41,7 @@ impl Sowing {
         ((self.0 >> 18) & 0xF) as u32
     }
 
-    /// The hole (0..17) where the last stone falls.
+    /// The hole (0..17, mover's frame) where the last stone falls.
     #[inline(always)]
     pub(crate) const fn landing(self) -> usize {
         ((self.0 >> 22) & 0x1F) as usize
@@ -37,6 +51,12 @@ impl Sowing {
     #[inline(always)]
     pub(crate) const fn landing_hole(self) -> u32 {
         ((self.0 >> 27) & 0xF) as u32
+    }
+
+    /// Whether the last stone falls on the opponent's side.
+    #[inline(always)]
+    pub(crate) const fn lands_on_opponent(self) -> bool {
+        (self.0 >> 31) & 1 != 0
     }
 
     /// The index into [`RANGE_ADD`] of the partial lap.
@@ -71,23 +91,23 @@ impl Sowing {
     }
 }
 
-/// `SOWING[origin][stones]` for origin 0..17 and 0..=162 stones (0 is unused).
-pub(crate) static SOWING: [[Sowing; COUNTS]; BOARD_HOLES] = {
-    let mut table = [[Sowing(0); COUNTS]; BOARD_HOLES];
-    let mut origin = 0;
-    while origin < BOARD_HOLES {
+/// `SOWING[hole][stones]` for the mover's hole 0..8 and 0..=162 stones (0 is unused).
+pub(crate) static SOWING: [[Sowing; COUNTS]; HOLES] = {
+    let mut table = [[Sowing(0); COUNTS]; HOLES];
+    let mut hole = 0;
+    while hole < HOLES {
         let mut stones = 1;
         while stones < COUNTS {
-            table[origin][stones] = Sowing::new(origin, stones);
+            table[hole][stones] = Sowing::new(hole, stones);
             stones += 1;
         }
-        origin += 1;
+        hole += 1;
     }
     table
 };
 
 /// `RANGE_ADD[start * 18 + len]`: one stone in each hole of the cyclic range
-/// `start..start+len`, as lane words of both sides.
+/// `start..start+len` (mover's frame), as lane words `[mover, opponent]`.
 pub(crate) static RANGE_ADD: [[u128; 2]; BOARD_HOLES * BOARD_HOLES] = {
     let mut table = [[0u128; 2]; BOARD_HOLES * BOARD_HOLES];
     let mut start = 0;
@@ -113,10 +133,11 @@ mod tests {
 
     #[test]
     fn single_stone_goes_to_the_next_hole() {
-        let sowing = SOWING[17][1];
-        assert_eq!(sowing.landing(), 0);
-        assert_eq!(sowing.reached(0), 1);
-        assert_eq!(sowing.reached(1), 0);
+        let sowing = SOWING[8][1];
+        assert_eq!(sowing.landing(), 9);
+        assert!(sowing.lands_on_opponent());
+        assert_eq!(sowing.opponent_reached(), 1);
+        assert_eq!(sowing.own_reached(), 0);
         assert_eq!(sowing.laps(), 0);
     }
 
@@ -126,17 +147,19 @@ mod tests {
         assert_eq!(sowing.range(), 5 * BOARD_HOLES + 9);
         assert_eq!(sowing.landing(), 13);
         assert_eq!(sowing.landing_hole(), 4);
-        assert_eq!(sowing.reached(0), 0b1_1110_0000);
-        assert_eq!(sowing.reached(1), 0b0_0001_1111);
+        assert_eq!(sowing.own_reached(), 0b1_1110_0000);
+        assert_eq!(sowing.opponent_reached(), 0b0_0001_1111);
     }
 
     #[test]
     fn laps_wrap_round_the_board() {
-        let sowing = SOWING[16][40];
+        let sowing = SOWING[7][40];
         assert_eq!(sowing.laps(), 2);
-        assert_eq!(sowing.range(), 16 * BOARD_HOLES + 4);
-        assert_eq!(sowing.landing(), 1);
-        assert_eq!(RANGE_ADD[sowing.range()][1], (1u128 << 56) | (1u128 << 64));
-        assert_eq!(RANGE_ADD[sowing.range()][0], 1 | (1u128 << 8));
+        assert_eq!(sowing.range(), 7 * BOARD_HOLES + 4);
+        assert_eq!(sowing.landing(), 10);
+        assert_eq!(sowing.own_reached(), 0b1_1000_0000);
+        assert_eq!(sowing.opponent_reached(), 0b11);
+        assert_eq!(RANGE_ADD[sowing.range()][0], (1u128 << 56) | (1u128 << 64));
+        assert_eq!(RANGE_ADD[sowing.range()][1], 1 | (1u128 << 8));
     }
 }

@@ -287,6 +287,7 @@ pub fn run(
             }));
         }
         let mut worker = Worker::new(0, control, tt, main_data, *pos, root_moves, multipv);
+        worker.report_lines = options.multipv.clamp(1, multipv);
         worker.iterate(&limits, reporter);
         worker.flush_nodes();
         wait_while_required(control);
@@ -355,22 +356,31 @@ fn order_root_moves(pos: &Position, moves: Vec<Move>) -> Vec<RootMove> {
 }
 
 /// Picks the move of the thread that most threads agree on, weighting each
-/// thread by its depth and score (Lazy-SMP voting).
+/// thread by its depth and score (Lazy-SMP voting). Only threads that got
+/// at least as deep as the main thread take part, a proven result is never
+/// replaced by an unproven one, and a proven loss is never chosen over
+/// anything else.
 fn vote(main: (u32, Vec<RootMove>), helpers: &[(u32, Vec<RootMove>)]) -> (u32, Vec<RootMove>) {
+    let main_depth = main.0;
     let candidates: Vec<&(u32, Vec<RootMove>)> = std::iter::once(&main)
-        .chain(helpers.iter().filter(|(depth, _)| *depth > 0))
+        .chain(
+            helpers
+                .iter()
+                .filter(|(depth, _)| *depth >= main_depth.max(1)),
+        )
         .collect();
     if candidates.len() == 1 {
         return main;
     }
     let min_score = candidates
         .iter()
-        .map(|(_, rm)| rm[0].score)
+        .map(|(_, rm)| rm[0].score.max(-score::MATE_BOUND))
         .min()
         .unwrap_or(0);
-    let weight =
-        |(depth, rm): &(u32, Vec<RootMove>)| (rm[0].score - min_score + 14) as i64 * *depth as i64;
-    let mut best = 0;
+    let weight = |(depth, rm): &(u32, Vec<RootMove>)| {
+        (rm[0].score.clamp(-score::MATE_BOUND, score::MATE_BOUND) - min_score + 14) as i64
+            * *depth as i64
+    };
     let votes = |mv: Move| -> i64 {
         candidates
             .iter()
@@ -378,15 +388,23 @@ fn vote(main: (u32, Vec<RootMove>), helpers: &[(u32, Vec<RootMove>)]) -> (u32, V
             .map(|c| weight(c))
             .sum()
     };
+    let mut best = 0;
     for i in 1..candidates.len() {
-        let (best_depth, best_rm) = candidates[best];
+        let best_score = candidates[best].1[0].score;
         let (depth, rm) = candidates[i];
-        let (score, best_score) = (rm[0].score, best_rm[0].score);
-        let better = if score::is_mate(best_score) || score::is_mate(score) {
+        let score = rm[0].score;
+        let better = if best_score >= score::MATE_BOUND {
             score > best_score
+        } else if score >= score::MATE_BOUND {
+            true
+        } else if score <= -score::MATE_BOUND {
+            false
+        } else if best_score <= -score::MATE_BOUND {
+            // The best so far is a proven loss found at least as deep.
+            *depth > candidates[best].0
         } else {
-            votes(rm[0].mv) > votes(best_rm[0].mv)
-                || (votes(rm[0].mv) == votes(best_rm[0].mv) && *depth > *best_depth)
+            let (new_votes, best_votes) = (votes(rm[0].mv), votes(candidates[best].1[0].mv));
+            new_votes > best_votes || (new_votes == best_votes && *depth > candidates[best].0)
         };
         if better {
             best = i;
@@ -395,11 +413,14 @@ fn vote(main: (u32, Vec<RootMove>), helpers: &[(u32, Vec<RootMove>)]) -> (u32, V
     candidates[best].clone()
 }
 
+/// The result of a finished game: no move, and the final margin (kazan and
+/// side stones) in centi-stones, which is what the game ended with.
 fn game_over_result(pos: &Position, control: &Control) -> SearchResult {
-    let score = match pos.result() {
-        Some(crate::board::GameResult::Win(side)) if side == pos.side_to_move() => score::win_in(0),
-        Some(crate::board::GameResult::Win(_)) => score::loss_in(0),
-        _ => 0,
+    let [white, black] = pos.final_scores();
+    let margin = (white as i32 - black as i32) * 100;
+    let score = match pos.side_to_move() {
+        crate::board::Side::White => margin,
+        crate::board::Side::Black => -margin,
     };
     SearchResult {
         best: None,

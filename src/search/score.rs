@@ -60,7 +60,8 @@ impl Reported {
         if score >= MATE_BOUND {
             Reported::Mate((MATE - score + 1) / 2)
         } else if score <= -MATE_BOUND {
-            Reported::Mate(-(MATE + score) / 2)
+            // Lost after the side to move's own n-th move (n = 0: already lost).
+            Reported::Mate(-((MATE + score + 1) / 2))
         } else {
             Reported::Centistones(score)
         }
@@ -84,7 +85,9 @@ mod tests {
     fn mate_scores_report_moves() {
         assert_eq!(Reported::from_score(win_in(1)), Reported::Mate(1));
         assert_eq!(Reported::from_score(win_in(3)), Reported::Mate(2));
+        assert_eq!(Reported::from_score(loss_in(1)), Reported::Mate(-1));
         assert_eq!(Reported::from_score(loss_in(2)), Reported::Mate(-1));
+        assert_eq!(Reported::from_score(loss_in(3)), Reported::Mate(-2));
         assert_eq!(Reported::from_score(loss_in(0)), Reported::Mate(0));
         assert_eq!(Reported::from_score(-250), Reported::Centistones(-250));
     }

@@ -17,6 +17,9 @@ use crate::eval;
 /// Deepest ply a search reaches (iterations, extensions and quiescence).
 pub const MAX_PLY: usize = 128;
 
+/// At or below this many stones on the board the search prunes nothing.
+pub const EXACT_ENDGAME_STONES: u32 = 16;
+
 /// Nodes a thread counts before adding them to the shared counter.
 const NODE_BATCH: u64 = 1024;
 
@@ -121,7 +124,10 @@ pub struct Worker<'a> {
     stopped: bool,
     /// Evaluation at each ply, for the "improving" heuristic.
     static_evals: [i32; MAX_PLY + 1],
+    /// Lines searched per iteration (a weaker level searches them all).
     multipv: usize,
+    /// Lines reported per iteration (the MultiPV option).
+    pub report_lines: usize,
 }
 
 impl<'a> Worker<'a> {
@@ -151,6 +157,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             static_evals: [0; MAX_PLY + 1],
             multipv,
+            report_lines: multipv,
         }
     }
 
@@ -195,9 +202,12 @@ impl<'a> Worker<'a> {
                 }
                 break;
             }
+            // Each line's search may find a better score than the lines
+            // before it; report them best first.
+            self.root_moves[..self.multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.completed_depth = depth;
             if self.is_main() {
-                for pv_index in 0..self.multipv {
+                for pv_index in 0..self.report_lines.min(self.multipv) {
                     reporter.info(&self.info(depth, pv_index, None));
                 }
                 let best = self.root_moves[0].mv;
@@ -498,7 +508,12 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
 
-        if !pv_node && beta.abs() < MATE_BOUND {
+        // With few stones left the tree is small and exactness matters more
+        // than speed: no forward pruning or reductions, so that the search
+        // proves the game's result.
+        let exact = pos.stones_on_board() <= EXACT_ENDGAME_STONES;
+
+        if !pv_node && !exact && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left.
             let margin = 90 * depth - if improving { 40 } else { 0 };
             if depth <= 7 && static_eval - margin >= beta {
@@ -544,7 +559,7 @@ impl<'a> Worker<'a> {
             let noisy = gains.stones[mv.index()] > 0;
             let is_killer = self.data.killers[ply].contains(&Some(mv));
             // Late quiet moves at shallow depth are rarely worth a look.
-            if !pv_node && searched > 0 && !noisy && best > -MATE_BOUND {
+            if !pv_node && !exact && searched > 0 && !noisy && best > -MATE_BOUND {
                 if depth <= 3 && quiet_count >= 2 + depth as usize * depth as usize {
                     continue;
                 }
@@ -559,7 +574,7 @@ impl<'a> Worker<'a> {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && searched >= 2 && !noisy {
+                if depth >= 3 && searched >= 2 && !noisy && !exact {
                     reduction = REDUCTIONS.get(depth, searched);
                     if pv_node {
                         reduction -= 1;
