@@ -150,15 +150,28 @@ fn run_perft(depth: u32, fen: Option<&str>, divide: bool, threads: Option<usize>
     ExitCode::SUCCESS
 }
 
+/// With `--fen`, standard output carries only the final positions (one
+/// TFEN per good game, ready for a pipe into `analyse`); the problem lines
+/// and the summary go to standard error. Without it they go to standard output.
 fn run_replay(files: &[PathBuf], print_fen: bool) -> ExitCode {
     let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
     let mut out = stdout.lock();
+    let mut err = stderr.lock();
+    let mut report = |line: String| {
+        let _ = if print_fen {
+            writeln!(err, "{line}")
+        } else {
+            writeln!(out, "{line}")
+        };
+    };
     let (mut games, mut ok, mut failed) = (0usize, 0usize, 0usize);
+    let mut positions = Vec::new();
     for path in files {
         let text = match std::fs::read(path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => {
-                let _ = writeln!(out, "{}: cannot read: {e}", path.display());
+                report(format!("{}: cannot read: {e}", path.display()));
                 failed += 1;
                 continue;
             }
@@ -169,17 +182,22 @@ fn run_replay(files: &[PathBuf], print_fen: bool) -> ExitCode {
                 Ok(game) => {
                     ok += 1;
                     if print_fen {
-                        let _ = writeln!(out, "{}", tfen::write(&game.final_position()));
+                        positions.push(tfen::write(&game.final_position()));
                     }
                 }
                 Err(e) => {
                     failed += 1;
-                    let _ = writeln!(out, "{}: {e}", path.display());
+                    report(format!("{}: {e}", path.display()));
                 }
             }
         }
     }
-    let _ = writeln!(out, "games {games} ok {ok} failed {failed}");
+    report(format!("games {games} ok {ok} failed {failed}"));
+    for position in positions {
+        if writeln!(out, "{position}").is_err() {
+            break;
+        }
+    }
     if failed > 0 {
         ExitCode::from(1)
     } else {
