@@ -1,6 +1,7 @@
 //! tuzdyk: a Togyz Kumalak (Toguz Korgool) engine.
 //!
-//! Layers, each depending only on those above it in this list:
+//! Layers, each depending only on those above it in this list (and on
+//! [`rng`], a small seeded generator):
 //! - [`board`]: the position and the exact rules;
 //! - [`notation`]: TFEN position strings and PlayOK game records;
 //! - [`perft`]: move-path counting that checks the rules;
@@ -19,6 +20,7 @@ pub mod eval;
 pub mod notation;
 pub mod perft;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod tools;
 pub mod tune;

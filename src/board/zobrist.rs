@@ -3,6 +3,7 @@
 //! compile time from a fixed seed, so keys are the same in every run.
 
 use super::{BOARD_HOLES, HOLES, TOTAL_STONES};
+use crate::rng::next;
 
 const COUNTS: usize = TOTAL_STONES as usize + 1;
 
@@ -18,14 +19,6 @@ pub struct Zobrist {
 /// The one key set.
 pub static ZOBRIST: Zobrist = Zobrist::new();
 
-const fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Zobrist {
     const fn new() -> Zobrist {
         let mut state = 0x7475_7A64_796B_u64; // "tuzdyk"
@@ -34,7 +27,7 @@ impl Zobrist {
         while h < BOARD_HOLES {
             let mut c = 0;
             while c < COUNTS {
-                hole[h][c] = splitmix64(&mut state);
+                hole[h][c] = next(&mut state);
                 c += 1;
             }
             h += 1;
@@ -44,7 +37,7 @@ impl Zobrist {
         while s < 2 {
             let mut c = 0;
             while c < COUNTS {
-                kazan[s][c] = splitmix64(&mut state);
+                kazan[s][c] = next(&mut state);
                 c += 1;
             }
             s += 1;
@@ -54,12 +47,12 @@ impl Zobrist {
         while s < 2 {
             let mut t = 0;
             while t <= HOLES {
-                tuzdik[s][t] = splitmix64(&mut state);
+                tuzdik[s][t] = next(&mut state);
                 t += 1;
             }
             s += 1;
         }
-        let black_to_move = splitmix64(&mut state);
+        let black_to_move = next(&mut state);
         Zobrist {
             hole,
             kazan,

@@ -4,5 +4,6 @@
 
 pub mod analyse;
 pub mod client;
+pub mod json;
 pub mod matches;
 pub mod play;

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::board::{GameResult, Move, Position, Side};
 use crate::notation::tfen;
+use crate::rng::SplitMix64;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Control, Limits, SearchOptions, Silent, ThreadData};
 
@@ -33,27 +34,6 @@ impl Sample {
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n.max(1)
-    }
-}
-
 /// Plays `games` games in parallel on the current rayon pool.
 pub fn generate(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
     (0..games)
@@ -67,7 +47,7 @@ pub fn generate(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
 
 /// One self-play game's samples.
 pub fn play_game(nodes: u64, seed: u64) -> Vec<Sample> {
-    let mut rng = SplitMix::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut pos = Position::startpos();
     let random_plies = 4 + rng.below(7);
     for _ in 0..random_plies {
@@ -75,7 +55,7 @@ pub fn play_game(nodes: u64, seed: u64) -> Vec<Sample> {
         if moves.is_empty() {
             break;
         }
-        pos.play(moves[rng.below(moves.len() as u64) as usize]);
+        pos.play(moves[rng.below(moves.len())]);
     }
     let options = SearchOptions::default();
     let limits = Limits::nodes(nodes);

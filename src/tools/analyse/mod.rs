@@ -10,9 +10,9 @@
 //! results; problems with the input go to standard error, one line each, and
 //! make the exit status 1 once everything else has been analysed.
 
-mod json;
 mod review;
 
+use crate::tools::json;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;

@@ -21,7 +21,8 @@ use crate::notation::record::{GameRecord, move_token};
 use crate::notation::tfen;
 use crate::search::score::Reported;
 
-use super::{Analyser, Stop, json, negate, score_fields, score_text};
+use super::{Analyser, Stop, negate, score_fields, score_text};
+use crate::tools::json;
 
 /// Inaccuracy, mistake and blunder thresholds in centi-stones (100 = one
 /// stone) when none are given.

@@ -681,25 +681,6 @@ fn text_summary(standings: &Standings, setup: &Setup) -> String {
     out
 }
 
-/// A JSON string literal.
-fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// A JSON number, or `null` for infinities and NaN.
 fn json_number(value: f64) -> String {
     if value.is_finite() {
@@ -724,19 +705,28 @@ fn json_summary(standings: &Standings, setup: &Setup) -> String {
             let options: Vec<String> = spec
                 .options
                 .iter()
-                .map(|(name, value)| format!("{}:{}", json_string(name), json_string(value)))
+                .map(|(name, value)| {
+                    format!(
+                        "{}:{}",
+                        crate::tools::json::string(name),
+                        crate::tools::json::string(value)
+                    )
+                })
                 .collect();
             format!(
                 "{{\"name\":{},\"command\":{},\"options\":{{{}}}}}",
-                json_string(&spec.name),
-                json_string(&spec.command.join(" ")),
+                crate::tools::json::string(&spec.name),
+                crate::tools::json::string(&spec.command.join(" ")),
                 options.join(",")
             )
         })
         .collect();
     fields.push(("engines", format!("[{}]", engines.join(","))));
-    fields.push(("time_control", json_string(&setup.limits.describe())));
-    fields.push(("openings", json_string(&setup.openings_name)));
+    fields.push((
+        "time_control",
+        crate::tools::json::string(&setup.limits.describe()),
+    ));
+    fields.push(("openings", crate::tools::json::string(&setup.openings_name)));
     fields.push(("games_requested", setup.games.to_string()));
     fields.push(("games", t.games().to_string()));
     fields.push(("pairs", t.pairs().to_string()));
@@ -748,7 +738,10 @@ fn json_summary(standings: &Standings, setup: &Setup) -> String {
     fields.push(("elo", json_option(elo.map(|e| e.elo))));
     fields.push(("elo_lower", json_option(elo.map(|e| e.lower))));
     fields.push(("elo_upper", json_option(elo.map(|e| e.upper))));
-    fields.push(("elo_interval", json_string(interval_method(t))));
+    fields.push((
+        "elo_interval",
+        crate::tools::json::string(interval_method(t)),
+    ));
     fields.push(("los", json_number(t.los())));
     fields.push(("draw_ratio", json_option(t.draw_ratio())));
     fields.push((
@@ -760,7 +753,7 @@ fn json_summary(standings: &Standings, setup: &Setup) -> String {
             let (lower, upper) = sprt.bounds();
             format!(
                 "{{\"model\":{},\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower_bound\":{},\"upper_bound\":{},\"decision\":{}}}",
-                json_string(sprt::MODEL),
+                crate::tools::json::string(sprt::MODEL),
                 json_number(sprt.elo0),
                 json_number(sprt.elo1),
                 json_number(sprt.alpha),
@@ -768,7 +761,7 @@ fn json_summary(standings: &Standings, setup: &Setup) -> String {
                 json_number(llr),
                 json_number(lower),
                 json_number(upper),
-                json_string(decision.describe())
+                crate::tools::json::string(decision.describe())
             )
         }
         None => "null".to_string(),
@@ -788,7 +781,7 @@ fn json_summary(standings: &Standings, setup: &Setup) -> String {
                 .collect();
             format!(
                 "{{\"engine\":{},{}}}",
-                json_string(&standings.names[engine]),
+                crate::tools::json::string(&standings.names[engine]),
                 kinds.join(",")
             )
         })
@@ -801,17 +794,17 @@ fn json_summary(standings: &Standings, setup: &Setup) -> String {
         .map(|(number, white, result, termination)| {
             format!(
                 "{{\"round\":{number},\"white\":{},\"black\":{},\"result\":{},\"termination\":{}}}",
-                json_string(&standings.names[*white]),
-                json_string(&standings.names[1 - white]),
-                json_string(result),
-                json_string(termination)
+                crate::tools::json::string(&standings.names[*white]),
+                crate::tools::json::string(&standings.names[1 - white]),
+                crate::tools::json::string(result),
+                crate::tools::json::string(termination)
             )
         })
         .collect();
     fields.push(("results", format!("[{}]", games.join(","))));
     let body: Vec<String> = fields
         .iter()
-        .map(|(key, value)| format!("{}:{value}", json_string(key)))
+        .map(|(key, value)| format!("{}:{value}", crate::tools::json::string(key)))
         .collect();
     format!("{{{}}}", body.join(","))
 }
@@ -830,7 +823,10 @@ mod tests {
 
     #[test]
     fn json_strings_are_escaped() {
-        assert_eq!(json_string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+        assert_eq!(
+            crate::tools::json::string("a\"b\\c\nd\u{1}"),
+            "\"a\\\"b\\\\c\\nd\\u0001\""
+        );
         assert_eq!(json_number(f64::INFINITY), "null");
         assert_eq!(json_number(0.5), "0.5");
     }

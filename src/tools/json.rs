@@ -1,5 +1,5 @@
-//! Just enough JSON writing for one object per line: no serde, strings
-//! escaped by hand.
+//! Just enough JSON writing for the tools' one-object-per-line output
+//! (`analyse --json`, `match --json`): no serde, strings escaped by hand.
 
 use std::fmt::Write;
 
