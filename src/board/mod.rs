@@ -783,10 +783,10 @@ impl Position {
             let sowing = SOWING[index][our_row[index] as usize];
             let laps = sowing.laps();
             let their_reached = sowing.opponent_reached();
-            let hole = sowing.landing_hole();
-            // Meaningless when the landing hole is ours: it is then never taken.
-            let count = their_row[hole as usize] as u32 + laps + ((their_reached >> hole) & 1);
-            let taken = (sowing.lands_on_opponent() && rule.takes(hole, count)) as u32;
+            // Hole 15 (landing on our own side) is in no mask: never taken.
+            let hole = sowing.capture_hole();
+            let count = their_row[hole as usize] as u32 + sowing.landing_adds();
+            let taken = rule.takes(hole, count) as u32;
             let nonempty = if laps > 0 {
                 ALL_LANES
             } else {

@@ -59,6 +59,20 @@ impl Sowing {
         (self.0 >> 31) & 1 != 0
     }
 
+    /// The opponent's hole (0..8) where the last stone lands, or 15 (an
+    /// unused lane, outside every 9-bit mask) when it lands on one's own side.
+    #[inline(always)]
+    pub(crate) const fn capture_hole(self) -> u32 {
+        ((self.0 >> 41) & 0xF) as u32
+    }
+
+    /// Stones the landing hole receives: one per lap, and the last stone
+    /// of the partial lap if there is one.
+    #[inline(always)]
+    pub(crate) const fn landing_adds(self) -> u32 {
+        ((self.0 >> 45) & 0xF) as u32
+    }
+
     /// The index into [`RANGE_ADD`] of the partial lap.
     #[inline(always)]
     pub(crate) const fn range(self) -> usize {
@@ -86,7 +100,14 @@ impl Sowing {
                 | (landing as u64) << 22
                 | ((landing % HOLES) as u64) << 27
                 | ((landing / HOLES) as u64) << 31
-                | ((start * BOARD_HOLES + rest) as u64) << 32,
+                | ((start * BOARD_HOLES + rest) as u64) << 32
+                | (if landing >= HOLES {
+                    landing - HOLES
+                } else {
+                    15
+                } as u64)
+                    << 41
+                | ((laps + (rest > 0) as usize) as u64) << 45,
         )
     }
 }
@@ -159,6 +180,17 @@ mod tests {
         assert_eq!(sowing.landing(), 10);
         assert_eq!(sowing.own_reached(), 0b1_1000_0000);
         assert_eq!(sowing.opponent_reached(), 0b11);
+        assert_eq!((sowing.capture_hole(), sowing.landing_adds()), (1, 3));
+        let own = SOWING[0][36];
+        assert_eq!(
+            (
+                own.laps(),
+                own.landing(),
+                own.capture_hole(),
+                own.landing_adds()
+            ),
+            (2, 17, 8, 2)
+        );
         assert_eq!(RANGE_ADD[sowing.range()][0], (1u128 << 56) | (1u128 << 64));
         assert_eq!(RANGE_ADD[sowing.range()][1], 1 | (1u128 << 8));
     }
