@@ -72,6 +72,9 @@ pub struct TimeBudget {
     pub fixed: bool,
 }
 
+/// Clock time always kept back (if the clock has twice as much).
+const RESERVE: Duration = Duration::from_millis(50);
+
 /// Plies a game of Togyz Kumalak lasts at most in practice; past the start,
 /// the remaining moves are estimated from the stones still on the board.
 fn estimated_moves_left(pos: &Position) -> u32 {
@@ -92,9 +95,11 @@ pub fn budget(limits: &Limits, pos: &Position, overhead: Duration) -> Option<Tim
             .moves_to_go
             .map_or(estimated_moves_left(pos), |m| m.clamp(1, 60));
         // Never plan to use more than what is left minus the overhead, and
-        // keep a reserve so that a slow move cannot lose on time.
+        // keep a reserve so that a slow move cannot lose on time: a twentieth
+        // of the clock, and at least 50 ms (or half of what is left, when
+        // less) for the moments a busy machine does not run the engine.
         let usable = left.saturating_sub(overhead);
-        let reserve = usable / 20;
+        let reserve = (usable / 20).max(RESERVE.min(usable / 2));
         let spendable = usable.saturating_sub(reserve);
         let share = spendable / moves + increment.mul_f64(0.75);
         let soft = share.min(spendable / 2);
