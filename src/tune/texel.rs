@@ -58,15 +58,24 @@ fn score(row: &Row, w: &[f64; PARAMS]) -> f64 {
     row.x.iter().zip(w).map(|(x, w)| *x as f64 * w).sum()
 }
 
+/// Rows per parallel chunk. Sums are taken chunk by chunk in order, so the
+/// result does not depend on the number of threads.
+const CHUNK: usize = 4096;
+
 fn loss(rows: &[Row], w: &[f64; PARAMS], k: f64) -> f64 {
-    let total: f64 = rows
-        .par_iter()
-        .map(|row| {
-            let e = sigmoid(k * score(row, w)) - row.target as f64;
-            e * e
+    let partial: Vec<f64> = rows
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|row| {
+                    let e = sigmoid(k * score(row, w)) - row.target as f64;
+                    e * e
+                })
+                .sum()
         })
-        .sum();
-    total / rows.len().max(1) as f64
+        .collect();
+    partial.iter().sum::<f64>() / rows.len().max(1) as f64
 }
 
 /// The `k` that best fits the given weights (golden-section search).
@@ -86,28 +95,26 @@ fn fit_k(rows: &[Row], w: &[f64; PARAMS]) -> f64 {
 }
 
 fn gradient(rows: &[Row], w: &[f64; PARAMS], k: f64) -> [f64; PARAMS] {
-    let sum = rows
-        .par_iter()
-        .fold(
-            || [0f64; PARAMS],
-            |mut g, row| {
+    let partial: Vec<[f64; PARAMS]> = rows
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut g = [0f64; PARAMS];
+            for row in chunk {
                 let p = sigmoid(k * score(row, w));
                 let common = 2.0 * (p - row.target as f64) * p * (1.0 - p) * k;
                 for (gi, xi) in g.iter_mut().zip(&row.x) {
                     *gi += common * *xi as f64;
                 }
-                g
-            },
-        )
-        .reduce(
-            || [0f64; PARAMS],
-            |mut a, b| {
-                for (ai, bi) in a.iter_mut().zip(&b) {
-                    *ai += bi;
-                }
-                a
-            },
-        );
+            }
+            g
+        })
+        .collect();
+    let mut sum = [0f64; PARAMS];
+    for g in &partial {
+        for (si, gi) in sum.iter_mut().zip(g) {
+            *si += gi;
+        }
+    }
     let n = rows.len().max(1) as f64;
     sum.map(|g| g / n)
 }
