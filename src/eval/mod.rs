@@ -49,8 +49,19 @@ pub mod feature {
     /// Stones in one's own hole h minus the opponent's hole h, h = 1..9:
     /// `HOLE_STONES + h - 1`.
     pub const HOLE_STONES: usize = 17;
+    /// Stones in one's own holes that no move can carry across: a hole
+    /// whose whole sowing stays on one's own side (its stones wait there
+    /// for the end-of-game sweep).
+    pub const STAYING_STONES: usize = 26;
+    /// Moves of the side to move that capture or make a tuzdik.
+    pub const OUR_CAPTURING_MOVES: usize = 27;
+    /// Moves of the opponent that would capture or make a tuzdik.
+    pub const THEIR_CAPTURING_MOVES: usize = 28;
+    /// Kazan stones beyond 70, one's own minus the opponent's: the last
+    /// stones before 82 decide more than earlier ones.
+    pub const KAZAN_NEAR_WIN: usize = 29;
     /// Number of features.
-    pub const COUNT: usize = 26;
+    pub const COUNT: usize = 30;
 }
 
 /// Number of features.
@@ -84,6 +95,10 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "hole-7-stones",
     "hole-8-stones",
     "hole-9-stones",
+    "staying-stones",
+    "our-capturing-moves",
+    "their-capturing-moves",
+    "kazan-near-win",
 ];
 
 /// A middlegame and an endgame weight per feature, in centi-stones per unit.
@@ -115,21 +130,30 @@ pub struct Evaluation {
     pub score: i32,
 }
 
-/// Waiting moves of `side`: holes whose stones all land on `side`'s own
-/// holes (hole h with n stones, 2 <= n <= 9 - h + 1, or a single stone not
-/// in hole 9).
-fn waiting_moves(pos: &Position, side: Side) -> i32 {
-    (0..HOLES)
-        .filter(|&h| {
-            let n = pos.stones(side, h) as usize;
-            n > 0
-                && if n == 1 {
-                    h + 1 < HOLES
-                } else {
-                    h + n <= HOLES
-                }
-        })
-        .count() as i32
+/// Whether `n > 0` stones sown from hole `h` (0..8) all land on their own
+/// side: a single stone not in hole 9, or 2 <= n <= 9 - h.
+fn stays_on_side(h: usize, n: usize) -> bool {
+    n > 0
+        && if n == 1 {
+            h + 1 < HOLES
+        } else {
+            h + n <= HOLES
+        }
+}
+
+/// Waiting moves of `side` (moves whose stones all stay on its side) and
+/// the stones in those holes.
+fn waiting(pos: &Position, side: Side) -> (i32, i32) {
+    let mut moves = 0;
+    let mut stones = 0;
+    for h in 0..HOLES {
+        let n = pos.stones(side, h) as usize;
+        if stays_on_side(h, n) {
+            moves += 1;
+            stones += n as i32;
+        }
+    }
+    (moves, stones)
 }
 
 /// Measures every feature, side to move minus opponent.
@@ -157,7 +181,16 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
         f[HEAVY_HOLES] += (ours >= 18) as i32 - (theirs >= 18) as i32;
         f[HOLE_STONES + h] = ours - theirs;
     }
-    f[WAITING_MOVES] = waiting_moves(pos, us) - waiting_moves(pos, them);
+    let (our_waiting, our_staying) = waiting(pos, us);
+    let (their_waiting, their_staying) = waiting(pos, them);
+    f[WAITING_MOVES] = our_waiting - their_waiting;
+    f[STAYING_STONES] = our_staying - their_staying;
+    let capturing =
+        |gains: &crate::board::MoveGains| gains.stones.iter().filter(|&&g| g > 0).count() as i32;
+    f[OUR_CAPTURING_MOVES] = capturing(&our_gains);
+    f[THEIR_CAPTURING_MOVES] = capturing(&their_gains);
+    let beyond_70 = |side: Side| (pos.kazan(side) as i32 - 70).max(0);
+    f[KAZAN_NEAR_WIN] = beyond_70(us) - beyond_70(them);
     f
 }
 
@@ -195,7 +228,6 @@ pub fn evaluate(pos: &Position) -> i32 {
 mod tests {
     use super::feature::*;
     use super::*;
-    use crate::board::Move;
     use crate::notation::tfen;
 
     #[test]
@@ -222,12 +254,14 @@ mod tests {
     }
 
     #[test]
-    fn a_capture_raises_the_capturers_score() {
-        let mut after = Position::startpos();
-        after.play(Move::from_number(6).unwrap());
-        // After White takes 10, Black (to move) is worse off.
-        let e = evaluate_with(&after, &Weights::DEFAULT);
-        assert!(e.score < -300, "{e:?}");
+    fn a_kazan_stone_is_worth_100() {
+        // The same board with five stones moved from one kazan to the
+        // other: only the kazan term changes, by 2 x 5 x 100.
+        let a = tfen::parse("9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 1")
+            .unwrap();
+        let b = tfen::parse("9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 5 5 N 1")
+            .unwrap();
+        assert_eq!(evaluate(&b) - evaluate(&a), 1000);
     }
 
     #[test]
@@ -245,13 +279,14 @@ mod tests {
         // White: hole 1 has 1 stone (stays), hole 8 has 2 (8, 9: stays),
         // hole 9 has 1 (leaves). Black: hole 1 has 9 (1..9 stays).
         let pos = tfen::parse("8,9S/1S,6,2S,1S 70 79 S 30").unwrap();
-        assert_eq!(waiting_moves(&pos, Side::White), 2);
-        assert_eq!(waiting_moves(&pos, Side::Black), 1);
+        assert_eq!(waiting(&pos, Side::White), (2, 3));
+        assert_eq!(waiting(&pos, Side::Black), (1, 9));
     }
 
     #[test]
     fn names_match_the_count() {
         assert_eq!(FEATURE_NAMES.len(), FEATURES);
-        assert_eq!(HOLE_STONES + HOLES, COUNT);
+        assert_eq!(HOLE_STONES + HOLES, STAYING_STONES);
+        assert_eq!(KAZAN_NEAR_WIN + 1, COUNT);
     }
 }

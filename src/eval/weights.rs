@@ -40,6 +40,10 @@ const MIDDLEGAME: [i32; FEATURES] = [
         -4, // hole-7-stones
         34, // hole-8-stones
         22, // hole-9-stones
+         0, // staying-stones
+         0, // our-capturing-moves
+         0, // their-capturing-moves
+         0, // kazan-near-win
 ];
 
 #[rustfmt::skip]
@@ -70,4 +74,8 @@ const ENDGAME: [i32; FEATURES] = [
        -33, // hole-7-stones
        -72, // hole-8-stones
        -42, // hole-9-stones
+         0, // staying-stones
+         0, // our-capturing-moves
+         0, // their-capturing-moves
+         0, // kazan-near-win
 ];
