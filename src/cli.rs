@@ -116,8 +116,8 @@ fn run_perft(depth: u32, fen: Option<&str>, divide: bool, threads: Option<usize>
         },
         None => Position::startpos(),
     };
-    if depth > 30 {
-        return fail(format!("depth {depth} is too deep for perft (at most 30)"));
+    if !(1..=30).contains(&depth) {
+        return fail(format!("perft depth {depth} is out of range 1..30"));
     }
     let threads =
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

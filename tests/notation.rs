@@ -641,8 +641,12 @@ fn a_wrong_result_for_a_finished_game_is_rejected() {
             &["ended 1-0 on the board", &format!("record says {wrong}")],
         );
     }
-    // An unfinished game may end in any recorded result (resignation, time).
+    // An unfinished game may end in any recorded result (resignation, time),
+    // as long as its Result tag says the same.
     let text = corrupt(&first_game(), "76. 56 1-0", "76. 56 0-1");
+    let error = record::parse_game_text(&text).unwrap_err().to_string();
+    assert!(error.contains("Result tag says '1-0'"), "{error}");
+    let text = text.replacen("[Result \"1-0\"]", "[Result \"0-1\"]", 1);
     let game = record::parse_game_text(&text).unwrap();
     assert_eq!(game.final_position().game_over(), None);
     assert_eq!(game.result, Some(GameResult::Win(Side::Black)));

@@ -1101,7 +1101,7 @@ fn quit_at_once_after_every_kind_of_search() {
 /// engine waits for it as for a bounded search (`Limits::is_bounded` counts
 /// any clock), so `printf 'go btime 100\n' | tuzdyk` never exits.
 #[test]
-#[ignore = "bug: end of input after a go whose only clock is the other side's (e.g. `go btime 100` with White to move) waits forever"]
+
 fn end_of_input_after_a_clock_for_the_other_side_only_exits() {
     let mut after_1 = Position::startpos();
     after_1.play(Move::from_number(1).unwrap());

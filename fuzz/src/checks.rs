@@ -194,7 +194,14 @@ pub fn capped_go(limits: &Limits) -> String {
     }
     let nodes = match limits.nodes {
         Some(nodes) => Some(nodes.min(MAX_GO_NODES)),
-        None if limits.is_bounded() => Some(MAX_GO_NODES),
+        None if !limits.infinite
+            && !limits.ponder
+            && (limits.depth.is_some()
+                || limits.movetime.is_some()
+                || limits.clock.time.iter().any(Option::is_some)) =>
+        {
+            Some(MAX_GO_NODES)
+        }
         None => None,
     };
     if let Some(nodes) = nodes {

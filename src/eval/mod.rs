@@ -10,10 +10,14 @@
 //!
 //! ```
 //! use tuzdyk::board::Position;
-//! use tuzdyk::eval::evaluate;
+//! use tuzdyk::eval::{FEATURE_NAMES, Weights, evaluate, evaluate_with, feature};
 //!
-//! // The start is symmetric; only the side to move's initiative counts.
-//! assert!(evaluate(&Position::startpos()).abs() < 500);
+//! let e = evaluate_with(&Position::startpos(), &Weights::DEFAULT);
+//! assert_eq!(e.score, e.terms.iter().sum::<i32>());
+//! assert_eq!(e.score, evaluate(&Position::startpos()));
+//! // The kazans are level and every side-difference feature is 0.
+//! assert_eq!(e.features[feature::KAZAN], 0);
+//! assert_eq!(FEATURE_NAMES[feature::KAZAN], "kazan");
 //! ```
 
 mod weights;

@@ -20,7 +20,7 @@
 use std::fmt;
 
 use crate::board::{GameResult, Move, MoveOutcome, Position, Side};
-use crate::notation::tfen;
+use crate::notation::{excerpt, tfen};
 
 /// One game: its tags, where it started, its moves and how it ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -468,7 +468,7 @@ fn parse_game(tokens: &[Result<Token, String>], index: usize) -> Result<GameReco
         };
         saw_movetext = true;
         if ended {
-            return Err(error(here, format!("'{word}' after the result")));
+            return Err(error(here, format!("'{}' after the result", excerpt(word))));
         }
         if let Some(recorded) = parse_result(word) {
             if let (Some(actual), Some(claimed)) = (pos.result(), recorded)
@@ -507,7 +507,7 @@ fn parse_game(tokens: &[Result<Token, String>], index: usize) -> Result<GameReco
             word = rest;
         }
         let token = parse_move_token(word)
-            .ok_or_else(|| error(here, format!("malformed move '{word}'")))?;
+            .ok_or_else(|| error(here, format!("malformed move '{}'", excerpt(word))))?;
         if let Some((over, _)) = pos.game_over() {
             return Err(error(
                 here,
@@ -574,6 +574,15 @@ fn parse_game(tokens: &[Result<Token, String>], index: usize) -> Result<GameReco
             Some((pos.fullmove() as u32, pos.side_to_move())),
             "the record ends without a result (truncated?)".to_string(),
         ));
+    }
+    if let Some(tag) = find("Result") {
+        let written = result.map_or("*", GameResult::notation);
+        if tag != written {
+            return Err(error(
+                None,
+                format!("the Result tag says '{tag}' but the moves end with '{written}'"),
+            ));
+        }
     }
     Ok(GameRecord {
         tags,

@@ -14,6 +14,7 @@
 //! assert!(tfen::parse("9S,9S/9S 0 0 S 1").is_err());
 //! ```
 
+use super::excerpt;
 use crate::board::{BOARD_HOLES, HOLES, Position, PositionError, PositionParts, Side};
 
 /// The TFEN of the starting position.
@@ -83,14 +84,14 @@ pub fn parse(text: &str) -> Result<Position, TfenError> {
             .filter(|&k| k <= 162)
             .ok_or_else(|| TfenError::Kazan {
                 which,
-                token: token.to_string(),
+                token: excerpt(token),
             })
     };
     let kazans = [kazan(fields[1], "South")?, kazan(fields[2], "North")?];
     let side_to_move = match fields[3] {
         "S" | "s" => Side::White,
         "N" | "n" => Side::Black,
-        other => return Err(TfenError::Side(other.to_string())),
+        other => return Err(TfenError::Side(excerpt(other))),
     };
     let fullmove = match fields.get(4) {
         None => 1,
@@ -98,7 +99,7 @@ pub fn parse(text: &str) -> Result<Position, TfenError> {
             .parse::<u16>()
             .ok()
             .filter(|&n| n >= 1)
-            .ok_or_else(|| TfenError::FullMove(token.to_string()))?,
+            .ok_or_else(|| TfenError::FullMove(excerpt(token)))?,
     };
     Ok(Position::from_parts(PositionParts {
         holes,
@@ -121,7 +122,7 @@ fn parse_row(row: &str, name: &'static str) -> Result<Vec<Cell>, TfenError> {
     for token in row.split(',') {
         let unknown = || TfenError::UnknownToken {
             row: name,
-            token: token.to_string(),
+            token: excerpt(token),
         };
         if token == "t" || token == "T" {
             tuzdiks += 1;

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use crate::board::{Move, Position, Side};
+use crate::notation::excerpt;
 use crate::notation::tfen::{self, TfenError};
 use crate::search::Limits;
 
@@ -118,7 +119,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "query" => Command::Query(parse_query(rest)?),
         "debug" => match rest {
             ["on"] | ["off"] => Command::Debug,
-            _ => return Err(CommandError::Debug(rest.join(" "))),
+            _ => return Err(CommandError::Debug(excerpt(&rest.join(" ")))),
         },
         "perft" => Command::Perft(parse_depth(
             "perft",
@@ -130,7 +131,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
             None => None,
             Some(_) => Some(parse_depth("bench", rest.first(), 64, rest.len())?),
         }),
-        _ => return Err(CommandError::Unknown(line.trim().to_string())),
+        _ => return Err(CommandError::Unknown(excerpt(line.trim()))),
     };
     Ok(Some(command))
 }
@@ -144,7 +145,7 @@ fn parse_depth(
     let error = || CommandError::Depth {
         command,
         max,
-        value: token.map_or(String::new(), |t| t.to_string()),
+        value: token.map_or(String::new(), |t| excerpt(t)),
     };
     if count != 1 {
         return Err(error());
@@ -185,20 +186,20 @@ pub fn parse_position(rest: &[&str]) -> Result<Position, CommandError> {
                 .unwrap_or(rest.len());
             let text = rest[..end].join(" ");
             let position = tfen::parse(&text).map_err(|error| CommandError::Tfen {
-                text: text.clone(),
+                text: excerpt(&text),
                 error,
             })?;
             (position, &rest[end..])
         }
-        other => return Err(CommandError::PositionKind(other.to_string())),
+        other => return Err(CommandError::PositionKind(excerpt(other))),
     };
     let moves = match rest.split_first() {
         None => &[][..],
         Some((&"moves", moves)) => moves,
-        Some((other, _)) => return Err(CommandError::ExpectedMoves(other.to_string())),
+        Some((other, _)) => return Err(CommandError::ExpectedMoves(excerpt(other))),
     };
     for (i, &token) in moves.iter().enumerate() {
-        let mv = parse_move(token).ok_or_else(|| CommandError::MalformedMove(token.to_string()))?;
+        let mv = parse_move(token).ok_or_else(|| CommandError::MalformedMove(excerpt(token)))?;
         if let Some(result) = position.result() {
             return Err(CommandError::IllegalMove {
                 token: token.to_string(),
@@ -264,7 +265,7 @@ fn parse_go(rest: &[&str]) -> Result<Limits, CommandError> {
             "searchmoves" => {
                 while i < rest.len() && !GO_KEYWORDS.contains(&rest[i]) {
                     let mv = parse_move(rest[i])
-                        .ok_or_else(|| CommandError::SearchMove(rest[i].to_string()))?;
+                        .ok_or_else(|| CommandError::SearchMove(excerpt(rest[i])))?;
                     limits.searchmoves.push(mv);
                     i += 1;
                 }
@@ -279,7 +280,7 @@ fn parse_go(rest: &[&str]) -> Result<Limits, CommandError> {
                     .parse::<i64>()
                     .map_err(|_| CommandError::GoNumber {
                         name: name.to_string(),
-                        value: value.to_string(),
+                        value: excerpt(value),
                     })?
                     .max(0) as u64;
                 let millis = Duration::from_millis(number);
@@ -306,7 +307,7 @@ fn parse_go(rest: &[&str]) -> Result<Limits, CommandError> {
                     _ => limits.mate = Some(number.min(u32::MAX as u64) as u32),
                 }
             }
-            other => return Err(CommandError::GoUnknown(other.to_string())),
+            other => return Err(CommandError::GoUnknown(excerpt(other))),
         }
     }
     Ok(limits)
@@ -318,7 +319,7 @@ fn parse_query(rest: &[&str]) -> Result<Query, CommandError> {
         ["p1turn"] => Ok(Query::P1Turn),
         ["result"] => Ok(Query::Result),
         [] => Err(CommandError::QueryMissing),
-        other => Err(CommandError::Query(other.join(" "))),
+        other => Err(CommandError::Query(excerpt(&other.join(" ")))),
     }
 }
 

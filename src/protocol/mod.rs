@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::board::{GameResult, Position, Side};
 use crate::engine::{Engine, MAX_HASH_MB, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS};
 use crate::eval::{self, FEATURE_NAMES, Weights};
-use crate::notation::tfen;
+use crate::notation::{excerpt, tfen};
 use crate::search::score::Reported;
 use crate::search::tt::Bound;
 use crate::search::{Level, Reporter, SearchInfo, SearchResult, bench};
@@ -258,8 +258,9 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.to_ascii_lowercase();
+        let shown = excerpt(name);
         let needs_value = |out: &Output| {
-            out.error(&format!("setoption: option '{name}' needs a value"));
+            out.error(&format!("setoption: option '{shown}' needs a value"));
         };
         match key.as_str() {
             "clear hash" => self.engine.clear_hash(),
@@ -276,12 +277,12 @@ impl Session {
                 let Some(number) = value.trim().parse::<i64>().ok() else {
                     return self
                         .out
-                        .error(&format!("setoption: {name} value '{value}' is not a number"));
+                        .error(&format!("setoption: {shown} value '{}' is not a number", excerpt(value)));
                 };
                 let clamped = number.clamp(min as i64, max as i64) as u64;
                 if clamped as i64 != number {
                     self.out.info_string(&format!(
-                        "{name} {number} is out of range {min}..{max}; set to {clamped}"
+                        "{shown} {number} is out of range {min}..{max}; set to {clamped}"
                     ));
                 }
                 match key.as_str() {
@@ -300,21 +301,22 @@ impl Session {
                 Some("false") => self.engine.set_ponder(false),
                 Some(other) => self
                     .out
-                    .error(&format!("setoption: Ponder value '{other}' is not true or false")),
+                    .error(&format!("setoption: Ponder value '{}' is not true or false", excerpt(other))),
                 None => needs_value(&self.out),
             },
             "level" => match value {
                 Some(value) => match Level::parse(value) {
                     Some(level) => self.engine.set_level(level),
                     None => self.out.error(&format!(
-                        "setoption: Level value '{value}' is not one of beginner, novice, casual, intermediate, advanced, expert (or 1-6)"
+                        "setoption: Level value '{}' is not one of beginner, novice, casual, intermediate, advanced, expert (or 1-6)",
+                        excerpt(value)
                     )),
                 },
                 None => needs_value(&self.out),
             },
             _ => self
                 .out
-                .error(&format!("setoption: unknown option '{name}', ignored")),
+                .error(&format!("setoption: unknown option '{shown}', ignored")),
         }
     }
 

@@ -22,9 +22,16 @@ impl Output {
         }
     }
 
-    /// Writes one line and flushes it. A closed output (the GUI went away)
-    /// is logged, not fatal: the engine will see end of input next.
+    /// Writes one line and flushes it. A line break inside `text` (from
+    /// echoed input) is written as `?`, so that one line stays one line. A
+    /// closed output (the GUI went away) is logged, not fatal: the engine
+    /// will see end of input next.
     pub fn line(&self, text: &str) {
+        let text: std::borrow::Cow<str> = if text.contains(['\n', '\r']) {
+            text.replace(['\n', '\r'], "?").into()
+        } else {
+            text.into()
+        };
         log::debug!(">> {text}");
         let mut sink = match self.sink.lock() {
             Ok(sink) => sink,

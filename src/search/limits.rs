@@ -50,17 +50,6 @@ impl Limits {
             ..Limits::default()
         }
     }
-
-    /// Whether something ends the search by itself: a depth, node or time
-    /// limit, and not `infinite` or `ponder`. A bare `go` searches until `stop`.
-    pub fn is_bounded(&self) -> bool {
-        !self.infinite
-            && !self.ponder
-            && (self.depth.is_some()
-                || self.nodes.is_some()
-                || self.movetime.is_some()
-                || self.clock.time.iter().any(Option::is_some))
-    }
 }
 
 /// How long to think: stop starting new iterations after `soft`, abort at

@@ -130,18 +130,27 @@ impl Control {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        let budget = limits::budget(limits, pos, options.move_overhead);
+        // What ends this search by itself: a depth or node limit (the
+        // level's included), or the side to move's clock or movetime.
+        let bounded = !limits.infinite
+            && !limits.ponder
+            && (limits.depth.is_some()
+                || options.level.max_depth().is_some()
+                || node_limit.is_some()
+                || budget.is_some());
         Control {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             node_limit,
-            budget: limits::budget(limits, pos, options.move_overhead),
+            budget,
             started: Instant::now(),
             clock_start_micros: AtomicU64::new(0),
             pondering: AtomicBool::new(limits.ponder),
-            // A bare `go` (or `go mate` alone) also runs until `stop`.
-            infinite: limits.infinite
-                || (!limits.ponder && !limits.is_bounded() && limits.mate.is_none()),
-            bounded: limits.is_bounded(),
+            // A `go` with nothing that ends it (bare, only the other side's
+            // clock, or `mate` alone) runs until `stop`.
+            infinite: limits.infinite || (!limits.ponder && !bounded && limits.mate.is_none()),
+            bounded,
         }
     }
 

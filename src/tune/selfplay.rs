@@ -101,11 +101,6 @@ pub fn play_game(nodes: u64, seed: u64) -> Vec<Sample> {
 
 /// Writes one `<TFEN> <white score>` line per sample.
 pub fn save(path: &Path, samples: &[Sample]) -> std::io::Result<()> {
-    if let Some(dir) = path.parent()
-        && !dir.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(dir)?;
-    }
     let mut out = BufWriter::new(std::fs::File::create(path)?);
     for sample in samples {
         writeln!(
@@ -125,10 +120,13 @@ pub fn load(path: &Path) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for (number, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        let Some((text, score)) = line.rsplit_once(' ') else {
-            continue;
-        };
         let bad = |what: String| format!("{}:{}: {what}", path.display(), number + 1);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (text, score) = line
+            .rsplit_once(' ')
+            .ok_or_else(|| bad("expected '<TFEN> <result>'".to_string()))?;
         let position = tfen::parse(text).map_err(|e| bad(e.to_string()))?;
         let white_score = score
             .parse::<f32>()

@@ -245,6 +245,13 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: --depth and --nodes must be at least 1");
         return ExitCode::from(2);
     }
+    // Fail before the game, not after it, if the record cannot be kept.
+    if let Some(path) = &args.pgn
+        && let Err(e) = OpenOptions::new().create(true).append(true).open(path)
+    {
+        eprintln!("error: cannot write --pgn {}: {e}", path.display());
+        return ExitCode::from(2);
+    }
     let spec = match EngineSpec::from_command(args.engine_cmd.as_deref(), "engine") {
         Ok(spec) => spec,
         Err(e) => {
@@ -713,11 +720,10 @@ impl Session {
                 .append(true)
                 .open(&path)
                 .and_then(|mut file| writeln!(file, "{record}"));
-            let message = match written {
-                Ok(()) => format!("Record appended to {}.", path.display()),
-                Err(e) => format!("Cannot write {}: {e}", path.display()),
-            };
-            self.say(&message)?;
+            match written {
+                Ok(()) => self.say(&format!("Record appended to {}.", path.display()))?,
+                Err(e) => eprintln!("error: cannot write {}: {e}", path.display()),
+            }
         }
         self.say("Type new for another game, undo to take back your last move, or quit.")
     }
