@@ -46,20 +46,12 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
-/// Leaves at `depth`, split over subtrees on the current rayon pool.
+/// Leaves at `depth`, split over subtrees on the current rayon pool down
+/// to a few plies from the leaves; below that each task runs serially.
 pub fn parallel_perft(pos: &Position, depth: u32) -> u64 {
-    // Split the first plies into tasks; below that each task runs serially.
-    const SPLIT_DEPTH: u32 = 6;
-    if depth <= SPLIT_DEPTH {
+    const SERIAL_DEPTH: u32 = 6;
+    if depth <= SERIAL_DEPTH {
         return perft(pos, depth);
     }
-    pos.legal_moves()
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|mv| {
-            let mut child = *pos;
-            child.play_unhashed(mv);
-            parallel_perft(&child, depth - 1)
-        })
-        .sum()
+    divide(pos, depth).iter().map(|(_, leaves)| leaves).sum()
 }

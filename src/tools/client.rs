@@ -221,6 +221,30 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The `go` parameters for a tool's `--depth`, `--nodes` and `--movetime`
+/// (ms), or `default` when none of them is given.
+pub fn go_params(
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+    default: &str,
+) -> String {
+    let mut params = Vec::new();
+    if let Some(depth) = depth {
+        params.push(format!("depth {depth}"));
+    }
+    if let Some(nodes) = nodes {
+        params.push(format!("nodes {nodes}"));
+    }
+    if let Some(movetime) = movetime {
+        params.push(format!("movetime {movetime}"));
+    }
+    if params.is_empty() {
+        params.push(default.to_string());
+    }
+    params.join(" ")
+}
+
 /// The parts of an `info` line a tool needs.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct InfoLine {

@@ -22,7 +22,7 @@ use std::time::Duration;
 use crate::board::{GameEnd, GameResult, Position, Side};
 use crate::notation::tfen;
 use crate::search::score::Reported;
-use crate::tools::client::{ClientError, EngineProcess, EngineSpec, InfoLine, SearchReport};
+use crate::tools::client::{self, ClientError, EngineProcess, EngineSpec, InfoLine, SearchReport};
 
 /// The depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 16;
@@ -73,20 +73,12 @@ pub struct Args {
 impl Args {
     /// The `go` parameters for every search.
     fn go_params(&self) -> String {
-        let mut params = Vec::new();
-        if let Some(depth) = self.depth {
-            params.push(format!("depth {depth}"));
-        }
-        if let Some(nodes) = self.nodes {
-            params.push(format!("nodes {nodes}"));
-        }
-        if let Some(movetime) = self.movetime {
-            params.push(format!("movetime {movetime}"));
-        }
-        if params.is_empty() {
-            params.push(format!("depth {DEFAULT_DEPTH}"));
-        }
-        params.join(" ")
+        client::go_params(
+            self.depth,
+            self.nodes,
+            self.movetime,
+            &format!("depth {DEFAULT_DEPTH}"),
+        )
     }
 
     /// How long to wait for a search's `bestmove`: a timed search gets

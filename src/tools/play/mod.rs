@@ -20,7 +20,7 @@ use crate::board::{GameEnd, GameResult, HOLES, Move, Position, Side};
 use crate::notation::record::GameRecord;
 use crate::notation::tfen;
 use crate::search::score::Reported;
-use crate::tools::client::{ClientError, EngineProcess, EngineSpec};
+use crate::tools::client::{self, ClientError, EngineProcess, EngineSpec};
 
 /// The engine's move time when no limit is given.
 pub const DEFAULT_MOVETIME: u64 = 1000;
@@ -92,22 +92,12 @@ pub struct Args {
 
 impl Args {
     fn go_params(&self) -> String {
-        let mut params = Vec::new();
-        if let Some(depth) = self.depth {
-            params.push(format!("depth {depth}"));
-        }
-        if let Some(nodes) = self.nodes {
-            params.push(format!("nodes {nodes}"));
-        }
-        let movetime = match (self.movetime, self.depth, self.nodes) {
-            (Some(ms), _, _) => Some(ms),
-            (None, None, None) => Some(DEFAULT_MOVETIME),
-            _ => None,
-        };
-        if let Some(ms) = movetime {
-            params.push(format!("movetime {ms}"));
-        }
-        params.join(" ")
+        client::go_params(
+            self.depth,
+            self.nodes,
+            self.movetime,
+            &format!("movetime {DEFAULT_MOVETIME}"),
+        )
     }
 
     fn search_timeout(&self) -> Duration {
