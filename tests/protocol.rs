@@ -1094,12 +1094,9 @@ fn every_level_plays_legal_moves_and_keeps_an_immediate_win() {
 /// protocol.md: "An `info` line is printed after each completed iteration
 /// for each of the `MultiPV` lines".
 ///
-/// BUG / spec mismatch (ignored until fixed): below `expert` the engine
-/// prints one line per legal move whatever `MultiPV` says. With the default
-/// MultiPV 1: `setoption name Level value beginner`, `position startpos`,
-/// `go depth 5` prints `info depth 1 ... multipv 1 ...` through
-/// `info depth 1 ... multipv 9 ...` (the level searches every root move
-/// to draw among them, and reports them all).
+/// A level below `expert` searches every root move to draw among them;
+/// it must still report only the `MultiPV` lines (a regression: it once
+/// printed `multipv 1` through `multipv 9` at every depth).
 #[test]
 fn levels_report_only_multipv_lines() {
     let mut engine = start_uci();

@@ -1,9 +1,12 @@
 //! Playing levels, from a beginner a new player can beat to full strength.
 //!
-//! A level below expert searches less (a depth and node cap) and then does
-//! not always play its best move: it draws one of the moves from a softmax
-//! over their scores, so that a mistake is usually a plausible move a little
-//! worse than the best, and only rarely a bad one, as a person's mistakes are.
+//! A level below expert searches fewer nodes (a cap, so that a level plays
+//! alike on any machine) and then does not always play its best move: it
+//! draws one of the moves from a softmax over their scores, so that a mistake
+//! is usually a plausible move a little worse than the best, and only rarely
+//! a bad one, as a person's mistakes are. The caps and temperatures are
+//! calibrated by matches (STRENGTH.md): each level scores 60-80% against the
+//! one below it.
 
 use super::score::MATE_BOUND;
 use super::worker::RootMove;
@@ -48,26 +51,14 @@ impl Level {
         })
     }
 
-    /// The deepest iteration this level searches.
-    pub const fn max_depth(self) -> Option<u32> {
-        match self {
-            Level::Beginner => Some(1),
-            Level::Novice => Some(2),
-            Level::Casual => Some(4),
-            Level::Intermediate => Some(6),
-            Level::Advanced => Some(10),
-            Level::Expert => None,
-        }
-    }
-
     /// The most nodes this level searches per move.
     pub const fn max_nodes(self) -> Option<u64> {
         match self {
-            Level::Beginner => Some(500),
+            Level::Beginner => Some(2_000),
             Level::Novice => Some(5_000),
-            Level::Casual => Some(30_000),
-            Level::Intermediate => Some(150_000),
-            Level::Advanced => Some(1_000_000),
+            Level::Casual => Some(18_000),
+            Level::Intermediate => Some(40_000),
+            Level::Advanced => Some(200_000),
             Level::Expert => None,
         }
     }
@@ -76,11 +67,11 @@ impl Level {
     /// move may score and still be played now and then.
     pub const fn temperature(self) -> i32 {
         match self {
-            Level::Beginner => 500,
-            Level::Novice => 250,
-            Level::Casual => 120,
-            Level::Intermediate => 50,
-            Level::Advanced => 15,
+            Level::Beginner => 75,
+            Level::Novice => 50,
+            Level::Casual => 28,
+            Level::Intermediate => 18,
+            Level::Advanced => 8,
             Level::Expert => 0,
         }
     }

@@ -135,10 +135,7 @@ impl Control {
         // level's included), or the side to move's clock or movetime.
         let bounded = !limits.infinite
             && !limits.ponder
-            && (limits.depth.is_some()
-                || options.level.max_depth().is_some()
-                || node_limit.is_some()
-                || budget.is_some());
+            && (limits.depth.is_some() || node_limit.is_some() || budget.is_some());
         Control {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -269,10 +266,6 @@ pub fn run(
         return result;
     }
 
-    let mut limits = limits.clone();
-    if let Some(cap) = options.level.max_depth() {
-        limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
-    }
     let multipv = if options.level == Level::Expert {
         options.multipv
     } else {
@@ -287,7 +280,6 @@ pub fn run(
         let mut handles = Vec::new();
         for (i, data) in helper_data.iter_mut().enumerate() {
             let root_moves = root_moves.clone();
-            let limits = &limits;
             handles.push(scope.spawn(move || {
                 let mut worker = Worker::new(i + 1, control, tt, data, *pos, root_moves, 1);
                 worker.iterate(limits, &Silent);
@@ -297,7 +289,7 @@ pub fn run(
         }
         let mut worker = Worker::new(0, control, tt, main_data, *pos, root_moves, multipv);
         worker.report_lines = options.multipv.clamp(1, multipv);
-        worker.iterate(&limits, reporter);
+        worker.iterate(limits, reporter);
         worker.flush_nodes();
         wait_while_required(control);
         control.stop();
