@@ -5,8 +5,8 @@
 //! draws one of the moves from a softmax over their scores, so that a mistake
 //! is usually a plausible move a little worse than the best, and only rarely
 //! a bad one, as a person's mistakes are. The caps and temperatures are
-//! calibrated by matches (STRENGTH.md): each level scores 60-80% against the
-//! one below it.
+//! calibrated by matches (STRENGTH.md) to score 60-80% against the level
+//! below.
 
 use super::score::MATE_BOUND;
 use super::worker::RootMove;
