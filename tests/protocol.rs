@@ -347,6 +347,32 @@ fn go_depth_and_go_nodes_give_one_legal_bestmove_after_integer_info_lines() {
     }
 }
 
+/// With several threads a helper that completes the depth first ends the
+/// search; the last line must still show the depth asked for, and no line a
+/// deeper one.
+#[test]
+fn go_depth_with_several_threads_ends_at_that_depth() {
+    let mut engine = start_uci();
+    for threads in [2, 4] {
+        engine.send(&format!("setoption name Threads value {threads}"));
+        for fen in [START, P1, P2] {
+            let position = pos(fen);
+            engine.send(&format!("position fen {fen}"));
+            for depth in [6u64, 11, 14] {
+                let lines = engine.go(&format!("go depth {depth}"));
+                let search = check_search(&lines, &position, Dialect::Uci);
+                assert_eq!(
+                    search.last_depth(),
+                    depth,
+                    "Threads {threads}, go depth {depth} in {fen}: {lines:#?}"
+                );
+                assert!(search.infos.iter().all(|i| i.depth <= depth));
+                assert!(engine.sync().is_empty(), "one bestmove only");
+            }
+        }
+    }
+}
+
 #[test]
 fn every_iteration_reports_one_line_per_multipv_line() {
     let mut engine = start_uci();

@@ -412,8 +412,8 @@ fn endgames_get_their_exact_game_theoretic_value() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// BUG (ignored until fixed): with depth far beyond the solution, the
-/// search misses a forced win in 43 plies and reports a draw.
+/// Regression (fixed, kept as a test): with depth far beyond the solution,
+/// the search missed a forced win in 43 plies and reported a draw.
 ///
 /// `1,t,1S,1S,2,2S,1S,1/t,1,3S,4,1S,1 78 75 N 86` (North to move): the
 /// solver finds North wins in 43 plies (moves 3 and 6; 2 loses, 7 draws;
@@ -425,7 +425,6 @@ fn endgames_get_their_exact_game_theoretic_value() {
 /// null-window searches of the winning moves are cut short by the pruning
 /// (reductions, reverse futility on the defender's static evaluation).
 #[test]
-
 fn a_long_forced_win_is_found() {
     let pos = tfen::parse("1,t,1S,1S,2,2S,1S,1/t,1,3S,4,1S,1 78 75 N 86").unwrap();
     let mut solver = Solver::new(1_000_000);
@@ -557,19 +556,21 @@ fn lazy_smp_gives_legal_moves_and_sane_scores() {
     }
 }
 
-/// BUG (ignored until fixed): with several threads a proven loss can be
-/// reported as a centi-stone score from a shallower helper thread.
+/// Regression (fixed, kept as a test): with several threads a proven loss
+/// was reported as a centi-stone score from a shallower thread. Since a
+/// helper that completes the depth ends the search, the shallower thread
+/// can be the main one (stopped at depth 1 while helpers reached 12).
 ///
 /// `1,1S,t,1S,5/1,1S,1,1S,3,t,1 77 80 N 60` (North to move) is lost in 8
 /// plies (the solver; Threads 1 reports `mate -4` at depth 12). Through the
 /// protocol, `setoption name Threads value 2`, then this position and
-/// `go depth 12`, about half of the runs end with `info depth 12 ... score
+/// `go depth 12`, about half of the runs once ended with `info depth 12 ... score
 /// mate -4 ... pv 8 2 9 1 9 4 6 2` followed by a last line
 /// `info depth 1 seldepth 1 multipv 1 score cp 383 ... pv 8` (or `depth 2
 /// ... cp 278`) and `bestmove 8`: the GUI's final evaluation is +3.83 for a
-/// lost position. The vote in `search::vote` takes any higher score when
-/// either score is a mate score, so a helper stopped at depth 1 with
-/// +383 beats the main thread's proven `loss_in(8)`.
+/// lost position: the vote in `search::vote` took the higher score when
+/// either was a mate score. Now a proven loss stands against shallower
+/// threads and falls only to deeper ones.
 #[test]
 fn several_threads_keep_a_proven_loss() {
     let pos = tfen::parse("1S,1S,t,1S,5/1,1S,1,1S,3,t,1 77 80 N 60").unwrap();

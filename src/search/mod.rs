@@ -282,6 +282,7 @@ pub fn run(
             let root_moves = root_moves.clone();
             handles.push(scope.spawn(move || {
                 let mut worker = Worker::new(i + 1, control, tt, data, *pos, root_moves, 1);
+                worker.may_end_search = multipv == 1;
                 worker.iterate(limits, &Silent);
                 worker.flush_nodes();
                 (worker.completed_depth, worker.root_moves)
@@ -323,7 +324,7 @@ pub fn run(
         pv: best.pv.clone(),
     };
     let main_best = &main.1[0];
-    if multipv == 1 && (best.mv != main_best.mv || best.pv != main_best.pv) {
+    if multipv == 1 && (depth != main.0 || best.mv != main_best.mv || best.pv != main_best.pv) {
         reporter.info(&info);
     }
     let ponder = best.pv.get(1).copied().or_else(|| {
@@ -358,9 +359,10 @@ fn order_root_moves(pos: &Position, moves: Vec<Move>) -> Vec<RootMove> {
 
 /// Picks the move of the thread that most threads agree on, weighting each
 /// thread by its depth and score (Lazy-SMP voting). Only threads that got
-/// at least as deep as the main thread take part, a proven result is never
-/// replaced by an unproven one, and a proven loss is never chosen over
-/// anything else.
+/// at least as deep as the main thread take part (a helper that completed
+/// a fixed depth first ends the search, so it can be much deeper), a proven
+/// win is never replaced by an unproven score, and a proven loss stands
+/// against shallower threads' scores and falls to deeper ones.
 fn vote(main: (u32, Vec<RootMove>), helpers: &[(u32, Vec<RootMove>)]) -> (u32, Vec<RootMove>) {
     let main_depth = main.0;
     let candidates: Vec<&(u32, Vec<RootMove>)> = std::iter::once(&main)
@@ -398,10 +400,9 @@ fn vote(main: (u32, Vec<RootMove>), helpers: &[(u32, Vec<RootMove>)]) -> (u32, V
             score > best_score
         } else if score >= score::MATE_BOUND {
             true
-        } else if score <= -score::MATE_BOUND {
-            false
-        } else if best_score <= -score::MATE_BOUND {
-            // The best so far is a proven loss found at least as deep.
+        } else if score <= -score::MATE_BOUND || best_score <= -score::MATE_BOUND {
+            // A proven loss stands against what a shallower thread hoped
+            // for, and falls to what a deeper thread found.
             *depth > candidates[best].0
         } else {
             let (new_votes, best_votes) = (votes(rm[0].mv), votes(candidates[best].1[0].mv));

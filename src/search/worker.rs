@@ -128,6 +128,9 @@ pub struct Worker<'a> {
     multipv: usize,
     /// Lines reported per iteration (the MultiPV option).
     pub report_lines: usize,
+    /// Whether this helper ends a fixed-depth search when it completes the
+    /// depth (not when the main thread's several lines are what is reported).
+    pub may_end_search: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -158,6 +161,7 @@ impl<'a> Worker<'a> {
             static_evals: [0; MAX_PLY + 1],
             multipv,
             report_lines: multipv,
+            may_end_search: false,
         }
     }
 
@@ -175,8 +179,7 @@ impl<'a> Worker<'a> {
         let mut previous_best: Option<Move> = None;
         let mut stable_iterations = 0u32;
         for depth in 1..=max_depth {
-            // Helper threads skip some depths so that the threads spread out.
-            if !self.is_main() && depth > 2 && (depth + self.id as u32).is_multiple_of(3) {
+            if self.skips(depth, max_depth) {
                 continue;
             }
             for rm in &mut self.root_moves {
@@ -206,6 +209,16 @@ impl<'a> Worker<'a> {
             // before it; report them best first.
             self.root_moves[..self.multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.completed_depth = depth;
+            // A fixed-depth search is done when any thread has completed
+            // that depth: its result is as deep as the main thread's would be.
+            // (Not while the search must wait for `stop` or `ponderhit`.)
+            if self.may_end_search
+                && depth == max_depth
+                && limits.depth.is_some()
+                && !self.control.must_wait()
+            {
+                self.control.stop();
+            }
             if self.is_main() {
                 for pv_index in 0..self.report_lines.min(self.multipv) {
                     reporter.info(&self.info(depth, pv_index, None));
@@ -223,6 +236,18 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+    }
+
+    /// Whether this thread leaves out the iteration at `depth`. Helpers
+    /// search only every other depth past the first two, odd-numbered helpers
+    /// the even depths and even-numbered ones the odd depths, so that they
+    /// run ahead of the main thread and fill the table with deeper entries
+    /// instead of repeating its work. The last depth is never left out.
+    fn skips(&self, depth: u32, max_depth: u32) -> bool {
+        !self.is_main()
+            && depth > 2
+            && depth < max_depth
+            && (depth + self.id as u32).is_multiple_of(2)
     }
 
     /// Whether the main thread should not start another iteration.
