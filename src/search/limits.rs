@@ -61,10 +61,11 @@ pub struct TimeBudget {
     pub fixed: bool,
 }
 
-/// Clock time always kept back (if the clock has twice as much): what a
-/// busy machine may take between the referee's clock and the engine's. With
-/// 50 ms, one game of 1,000 at 1+0.01 on an oversubscribed 2-core machine
-/// was lost on time (67 ms used with 53 ms left).
+/// Clock time always kept back: what a busy machine may take between the
+/// referee's clock and the engine's. With 50 ms, one game of 1,000 at
+/// 1+0.01 on an oversubscribed 2-core machine was lost on time (67 ms used
+/// with 53 ms left). Below it the engine lives on its increment and lets the
+/// clock grow back.
 const RESERVE: Duration = Duration::from_millis(100);
 
 /// Plies a game of Togyz Kumalak lasts at most in practice; past the start,
@@ -87,15 +88,17 @@ pub fn budget(limits: &Limits, pos: &Position, overhead: Duration) -> Option<Tim
             .moves_to_go
             .map_or(estimated_moves_left(pos), |m| m.clamp(1, 60));
         // Never plan to use more than what is left minus the overhead, and
-        // keep a reserve so that a slow move cannot lose on time: a twentieth
-        // of the clock, and at least RESERVE (or half of what is left, when
-        // less) for the moments a busy machine does not run the engine.
+        // keep a reserve that a slow move may eat into: a twentieth of the
+        // clock, never less than RESERVE (all of it, on a shorter clock).
+        // Part of the coming increment may be spent too, but never more than
+        // a quarter of what is left, so a low clock grows back.
         let usable = left.saturating_sub(overhead);
-        let reserve = (usable / 20).max(RESERVE.min(usable / 2));
-        let spendable = usable.saturating_sub(reserve);
+        let reserve = (usable / 20).max(RESERVE).min(usable);
+        let spendable = usable - reserve;
+        let bonus = (increment / 2).min(usable / 4);
         let share = spendable / moves + increment.mul_f64(0.75);
-        let soft = share.min(spendable / 2);
-        let hard = (share * 4).min(spendable * 3 / 4).max(soft);
+        let soft = share.min(spendable / 2 + bonus);
+        let hard = (share * 4).min(spendable * 3 / 4 + bonus).max(soft);
         TimeBudget {
             soft,
             hard,
@@ -147,6 +150,31 @@ mod tests {
                 "{ms}+{inc}: {b:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_low_clock_grows_back_on_its_increment() {
+        let pos = Position::startpos();
+        for ms in [0, 5, 20, 60, 100, 140, 190] {
+            let b = budget(&clock(ms, 10), &pos, Duration::ZERO).unwrap();
+            let hard = b.hard.as_millis() as u64;
+            if ms <= 100 {
+                // All of it is reserve: at most half the increment, and at
+                // most a quarter of the clock.
+                assert!(hard <= 5 && hard <= ms / 4, "{ms}+10: {b:?}");
+            } else {
+                // Even the longest move leaves the reserve.
+                assert!(ms - hard + 10 >= 100, "{ms}+10: {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn long_clocks_keep_a_twentieth() {
+        let pos = Position::startpos();
+        let b = budget(&clock(60_000, 0), &pos, Duration::ZERO).unwrap();
+        assert!(b.hard <= Duration::from_millis(57_000 * 3 / 4), "{b:?}");
+        assert!(b.soft >= Duration::from_millis(57_000 / 40), "{b:?}");
     }
 
     #[test]
