@@ -97,8 +97,11 @@ pub fn budget(limits: &Limits, pos: &Position, overhead: Duration) -> Option<Tim
         let spendable = usable - reserve;
         let bonus = (increment / 2).min(usable / 4);
         let share = spendable / moves + increment.mul_f64(0.75);
-        let soft = share.min(spendable / 2 + bonus);
-        let hard = (share * 4).min(spendable * 3 / 4 + bonus).max(soft);
+        let soft = share.min(spendable / 2 + bonus).min(usable * 3 / 4);
+        let hard = (share * 4)
+            .min(spendable * 3 / 4 + bonus)
+            .min(usable * 3 / 4)
+            .max(soft);
         TimeBudget {
             soft,
             hard,
@@ -141,10 +144,19 @@ mod tests {
     #[test]
     fn budget_stays_inside_the_clock() {
         let pos = Position::startpos();
-        for (ms, inc) in [(10_000, 100), (1_000, 10), (50, 0), (5, 0), (0, 0)] {
+        for (ms, inc) in [
+            (10_000, 100),
+            (1_000, 10),
+            (400, 200),
+            (150, 1000),
+            (50, 0),
+            (5, 0),
+            (0, 0),
+        ] {
             let overhead = Duration::from_millis(10);
             let b = budget(&clock(ms, inc), &pos, overhead).unwrap();
             assert!(b.soft <= b.hard);
+            assert!(b.hard <= Duration::from_millis(ms).saturating_sub(overhead) * 3 / 4);
             assert!(
                 b.hard + overhead <= Duration::from_millis(ms).max(overhead),
                 "{ms}+{inc}: {b:?}"
