@@ -652,6 +652,37 @@ fn ponderhit_turns_a_ponder_search_into_a_timed_one() {
     assert!(engine.command("ponderhit").is_empty());
 }
 
+/// A node limit (`go nodes`, or a level's cap) reached while pondering or in
+/// `go infinite` ends the thinking, not the wait: the move still comes only
+/// after `ponderhit` or `stop`.
+#[test]
+fn a_node_limit_does_not_end_a_ponder_or_infinite_search() {
+    let mut engine = start_uci();
+    let position = play(&Position::startpos(), &[6, 4]);
+    engine.send("position startpos moves 6 4");
+    for (go, release) in [
+        ("go ponder nodes 1000", "ponderhit"),
+        ("go infinite nodes 1000", "stop"),
+        ("go ponder wtime 3000 btime 3000", "ponderhit"),
+    ] {
+        if go.contains("wtime") {
+            engine.send("setoption name Level value beginner");
+        }
+        engine.send(go);
+        let mut lines = engine.sync();
+        lines.extend(engine.drain_for(Duration::from_millis(300)));
+        assert!(
+            lines.iter().all(|l| !l.starts_with("bestmove")),
+            "{go}: bestmove before {release}: {lines:#?}"
+        );
+        engine.send(release);
+        lines.extend(engine.read_until("bestmove", |l| l.starts_with("bestmove")));
+        let search = check_search(&lines, &position, Dialect::Uci);
+        assert!(search.best.is_some());
+        assert!(engine.sync().is_empty(), "{go}: one bestmove");
+    }
+}
+
 #[test]
 fn stop_ends_a_ponder_search_with_one_bestmove() {
     let mut engine = start_ugi();

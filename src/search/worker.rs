@@ -450,8 +450,15 @@ impl<'a> Worker<'a> {
         if self.is_main()
             && let Some(limit) = self.control.node_limit
             && self.control.nodes() + self.unflushed >= limit
+            && self.completed_depth >= 1
         {
-            self.control.stop();
+            // While pondering the move must wait for `ponderhit` or `stop`:
+            // only the main thread stops, and the helpers go on till then.
+            if self.control.must_wait() {
+                self.stopped = true;
+            } else {
+                self.control.stop();
+            }
         }
         if self.control.stop.load(Ordering::Relaxed) && self.completed_depth >= 1 {
             self.stopped = true;
