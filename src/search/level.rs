@@ -57,8 +57,8 @@ impl Level {
             Level::Beginner => Some(2_000),
             Level::Novice => Some(5_000),
             Level::Casual => Some(18_000),
-            Level::Intermediate => Some(40_000),
-            Level::Advanced => Some(200_000),
+            Level::Intermediate => Some(60_000),
+            Level::Advanced => Some(320_000),
             Level::Expert => None,
         }
     }
