@@ -57,7 +57,7 @@ impl Level {
             Level::Beginner => Some(2_000),
             Level::Novice => Some(5_000),
             Level::Casual => Some(18_000),
-            Level::Intermediate => Some(60_000),
+            Level::Intermediate => Some(50_000),
             Level::Advanced => Some(320_000),
             Level::Expert => None,
         }
