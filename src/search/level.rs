@@ -58,7 +58,7 @@ impl Level {
             Level::Novice => Some(5_000),
             Level::Casual => Some(18_000),
             Level::Intermediate => Some(50_000),
-            Level::Advanced => Some(320_000),
+            Level::Advanced => Some(230_000),
             Level::Expert => None,
         }
     }
