@@ -322,15 +322,7 @@ fn go_depth_and_go_nodes_give_one_legal_bestmove_after_integer_info_lines() {
         }
         engine.send(&format!("position fen {fen}"));
         for depth in [1u64, 3, 7] {
-            let lines = engine.go(&format!("go depth {depth}"));
-            let search = check_search(&lines, &position, Dialect::Uci);
-            assert_eq!(
-                search.last_depth(),
-                depth,
-                "go depth {depth} in {fen}: {lines:#?}"
-            );
-            assert!(search.infos.iter().all(|i| i.depth <= depth));
-            assert!(engine.sync().is_empty(), "one bestmove only");
+            check_go_depth(&mut engine, &position, depth, &fen);
         }
         for nodes in [1u64, 500, 20_000] {
             let lines = engine.go(&format!("go nodes {nodes}"));
@@ -347,6 +339,20 @@ fn go_depth_and_go_nodes_give_one_legal_bestmove_after_integer_info_lines() {
     }
 }
 
+/// `go depth <depth>` in `position`: a valid search whose last line is at
+/// exactly that depth, no line deeper, and one bestmove.
+fn check_go_depth(engine: &mut Engine, position: &Position, depth: u64, context: &str) {
+    let lines = engine.go(&format!("go depth {depth}"));
+    let search = check_search(&lines, position, Dialect::Uci);
+    assert_eq!(
+        search.last_depth(),
+        depth,
+        "go depth {depth} ({context}): {lines:#?}"
+    );
+    assert!(search.infos.iter().all(|i| i.depth <= depth));
+    assert!(engine.sync().is_empty(), "one bestmove only");
+}
+
 /// With several threads a helper that completes the depth first ends the
 /// search; the last line must still show the depth asked for, and no line a
 /// deeper one.
@@ -359,15 +365,12 @@ fn go_depth_with_several_threads_ends_at_that_depth() {
             let position = pos(fen);
             engine.send(&format!("position fen {fen}"));
             for depth in [6u64, 11, 14] {
-                let lines = engine.go(&format!("go depth {depth}"));
-                let search = check_search(&lines, &position, Dialect::Uci);
-                assert_eq!(
-                    search.last_depth(),
+                check_go_depth(
+                    &mut engine,
+                    &position,
                     depth,
-                    "Threads {threads}, go depth {depth} in {fen}: {lines:#?}"
+                    &format!("Threads {threads}, {fen}"),
                 );
-                assert!(search.infos.iter().all(|i| i.depth <= depth));
-                assert!(engine.sync().is_empty(), "one bestmove only");
             }
         }
     }
