@@ -827,7 +827,7 @@ const INVALID_SETOPTION: &[&str] = &[
     "setoption name MoveOverhead value 10ms",
     "setoption name Ponder value maybe",
     "setoption name Level value grandmaster",
-    "setoption name Level value 7",
+    "setoption name Level value 8",
     "setoption name Level value 0",
     "setoption name Level",
     "setoption name Clear",
@@ -870,12 +870,13 @@ fn valid_setoption(rng: &mut Rng) -> String {
                 "novice",
                 "casual",
                 "intermediate",
+                "skilled",
                 "advanced",
                 "expert",
                 "Expert",
                 "1",
                 "3",
-                "6",
+                "7",
             ])
         ),
         6 => format!(

@@ -308,7 +308,7 @@ impl Session {
                 Some(value) => match Level::parse(value) {
                     Some(level) => self.engine.set_level(level),
                     None => self.out.error(&format!(
-                        "setoption: Level value '{}' is not one of beginner, novice, casual, intermediate, advanced, expert (or 1-6)",
+                        "setoption: Level value '{}' is not one of beginner, novice, casual, intermediate, skilled, advanced, expert (or 1-7)",
                         excerpt(value)
                     )),
                 },

@@ -18,16 +18,18 @@ pub enum Level {
     Novice = 2,
     Casual = 3,
     Intermediate = 4,
-    Advanced = 5,
-    Expert = 6,
+    Skilled = 5,
+    Advanced = 6,
+    Expert = 7,
 }
 
 impl Level {
-    pub const ALL: [Level; 6] = [
+    pub const ALL: [Level; 7] = [
         Level::Beginner,
         Level::Novice,
         Level::Casual,
         Level::Intermediate,
+        Level::Skilled,
         Level::Advanced,
         Level::Expert,
     ];
@@ -38,12 +40,13 @@ impl Level {
             Level::Novice => "novice",
             Level::Casual => "casual",
             Level::Intermediate => "intermediate",
+            Level::Skilled => "skilled",
             Level::Advanced => "advanced",
             Level::Expert => "expert",
         }
     }
 
-    /// A level by name (any case) or number 1..6.
+    /// A level by name (any case) or number 1..7.
     pub fn parse(text: &str) -> Option<Level> {
         let text = text.trim();
         Level::ALL.into_iter().find(|level| {
@@ -58,7 +61,8 @@ impl Level {
             Level::Novice => Some(5_000),
             Level::Casual => Some(18_000),
             Level::Intermediate => Some(50_000),
-            Level::Advanced => Some(230_000),
+            Level::Skilled => Some(120_000),
+            Level::Advanced => Some(300_000),
             Level::Expert => None,
         }
     }
@@ -71,7 +75,8 @@ impl Level {
             Level::Novice => 50,
             Level::Casual => 28,
             Level::Intermediate => 18,
-            Level::Advanced => 8,
+            Level::Skilled => 12,
+            Level::Advanced => 6,
             Level::Expert => 0,
         }
     }
@@ -147,6 +152,9 @@ mod tests {
     fn levels_parse_by_name_and_number() {
         assert_eq!(Level::parse("Expert"), Some(Level::Expert));
         assert_eq!(Level::parse("1"), Some(Level::Beginner));
+        assert_eq!(Level::parse("5"), Some(Level::Skilled));
+        assert_eq!(Level::parse("7"), Some(Level::Expert));
+        assert_eq!(Level::parse("8"), None);
         assert_eq!(Level::parse("grandmaster"), None);
     }
 

@@ -40,6 +40,7 @@ pub enum LevelChoice {
     Novice,
     Casual,
     Intermediate,
+    Skilled,
     Advanced,
     Expert,
 }
@@ -51,6 +52,7 @@ impl LevelChoice {
             LevelChoice::Novice => "novice",
             LevelChoice::Casual => "casual",
             LevelChoice::Intermediate => "intermediate",
+            LevelChoice::Skilled => "skilled",
             LevelChoice::Advanced => "advanced",
             LevelChoice::Expert => "expert",
         }
