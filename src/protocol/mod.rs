@@ -275,9 +275,10 @@ impl Session {
                     _ => (0, MAX_MOVE_OVERHEAD_MS),
                 };
                 let Some(number) = value.trim().parse::<i64>().ok() else {
-                    return self
-                        .out
-                        .error(&format!("setoption: {shown} value '{}' is not a number", excerpt(value)));
+                    return self.out.error(&format!(
+                        "setoption: {shown} value '{}' is not a number",
+                        excerpt(value)
+                    ));
                 };
                 let clamped = number.clamp(min as i64, max as i64) as u64;
                 if clamped as i64 != number {
@@ -293,24 +294,32 @@ impl Session {
                     }
                     "threads" => self.engine.set_threads(clamped as usize),
                     "multipv" => self.engine.set_multipv(clamped as usize),
-                    _ => self.engine.set_move_overhead(Duration::from_millis(clamped)),
+                    _ => self
+                        .engine
+                        .set_move_overhead(Duration::from_millis(clamped)),
                 }
             }
             "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
                 Some("true") => self.engine.set_ponder(true),
                 Some("false") => self.engine.set_ponder(false),
-                Some(other) => self
-                    .out
-                    .error(&format!("setoption: Ponder value '{}' is not true or false", excerpt(other))),
+                Some(other) => self.out.error(&format!(
+                    "setoption: Ponder value '{}' is not true or false",
+                    excerpt(other)
+                )),
                 None => needs_value(&self.out),
             },
             "level" => match value {
                 Some(value) => match Level::parse(value) {
                     Some(level) => self.engine.set_level(level),
-                    None => self.out.error(&format!(
-                        "setoption: Level value '{}' is not one of beginner, novice, casual, intermediate, skilled, advanced, expert (or 1-7)",
-                        excerpt(value)
-                    )),
+                    None => {
+                        let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+                        self.out.error(&format!(
+                            "setoption: Level value '{}' is not one of {} (or 1-{})",
+                            excerpt(value),
+                            names.join(", "),
+                            Level::ALL.len()
+                        ))
+                    }
                 },
                 None => needs_value(&self.out),
             },
