@@ -16,9 +16,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+
 use crate::board::{GameEnd, GameResult, HOLES, Move, Position, Side};
 use crate::notation::record::GameRecord;
 use crate::notation::tfen;
+use crate::search::Level;
 use crate::search::score::Reported;
 use crate::tools::client::{self, ClientError, EngineProcess, EngineSpec};
 
@@ -33,30 +36,11 @@ pub enum SideChoice {
     Random,
 }
 
-/// The engine's playing level (the protocol's `Level` option).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LevelChoice {
-    Beginner,
-    Novice,
-    Casual,
-    Intermediate,
-    Skilled,
-    Advanced,
-    Expert,
-}
-
-impl LevelChoice {
-    fn name(self) -> &'static str {
-        match self {
-            LevelChoice::Beginner => "beginner",
-            LevelChoice::Novice => "novice",
-            LevelChoice::Casual => "casual",
-            LevelChoice::Intermediate => "intermediate",
-            LevelChoice::Skilled => "skilled",
-            LevelChoice::Advanced => "advanced",
-            LevelChoice::Expert => "expert",
-        }
-    }
+/// `--level`: one of the protocol's `Level` names, as listed in `--help`.
+fn level_parser() -> impl TypedValueParser<Value = Level> {
+    PossibleValuesParser::new(Level::ALL.map(Level::name)).try_map(|name: String| {
+        Level::parse(&name).ok_or_else(|| format!("unknown level '{name}'"))
+    })
 }
 
 /// Play against the engine in the terminal.
@@ -66,8 +50,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = SideChoice::White)]
     pub side: SideChoice,
     /// The engine's strength.
-    #[arg(long, value_enum, default_value_t = LevelChoice::Intermediate)]
-    pub level: LevelChoice,
+    #[arg(long, value_parser = level_parser(), default_value = "intermediate")]
+    pub level: Level,
     /// The engine's thinking time per move, in milliseconds (default 1000
     /// when no --depth or --nodes is given).
     #[arg(long, value_name = "MS")]
