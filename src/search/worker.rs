@@ -20,11 +20,6 @@ pub const MAX_PLY: usize = 128;
 /// At or below this many stones on the board the search prunes nothing.
 pub const EXACT_ENDGAME_STONES: u32 = 16;
 
-/// Whether the search must be exact here (see [`EXACT_ENDGAME_STONES`]).
-fn exact_endgame(pos: &Position) -> bool {
-    pos.stones_on_board() <= EXACT_ENDGAME_STONES
-}
-
 /// Nodes a thread counts before adding them to the shared counter.
 const NODE_BATCH: u64 = 1024;
 
@@ -540,13 +535,6 @@ impl<'a> Worker<'a> {
         self.static_evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.static_evals[ply - 2];
 
-        // No stored move to search first: this node was not searched before
-        // at any depth worth keeping, so a full-depth search here costs more
-        // than it tells; one ply less, and the next visit has a move.
-        if tt_move.is_none() && depth >= 4 && !exact_endgame(pos) {
-            depth -= 1;
-        }
-
         // With only one move there is nothing to choose: look one ply further.
         if moves.count() == 1 && ply < MAX_PLY / 2 {
             depth += 1;
@@ -555,7 +543,7 @@ impl<'a> Worker<'a> {
         // With few stones left the tree is small and exactness matters more
         // than speed: no forward pruning or reductions, so that the search
         // proves the game's result.
-        let exact = exact_endgame(pos);
+        let exact = pos.stones_on_board() <= EXACT_ENDGAME_STONES;
 
         if !pv_node && !exact && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left.
