@@ -22,7 +22,7 @@
 
 mod weights;
 
-use crate::board::{HOLES, Position, Side, TOTAL_STONES};
+use crate::board::{HOLES, MoveGains, Position, Side, TOTAL_STONES};
 
 /// Indices of the features.
 pub mod feature {
@@ -134,15 +134,16 @@ pub struct Evaluation {
     pub score: i32,
 }
 
+/// The most stones hole `h` (0..8) can sow without one leaving its side:
+/// 9 - h (a single stone goes to the next hole, several start in the hole
+/// itself), and none from hole 9, whose single stone crosses.
+const MOST_STAYING: [u8; HOLES] = [9, 8, 7, 6, 5, 4, 3, 2, 0];
+
 /// Whether `n > 0` stones sown from hole `h` (0..8) all land on their own
-/// side: a single stone not in hole 9, or 2 <= n <= 9 - h.
-fn stays_on_side(h: usize, n: usize) -> bool {
-    n > 0
-        && if n == 1 {
-            h + 1 < HOLES
-        } else {
-            h + n <= HOLES
-        }
+/// side.
+fn stays_on_side(h: usize, n: u8) -> bool {
+    // n = 0 wraps to 255 and fails the comparison.
+    n.wrapping_sub(1) < MOST_STAYING[h]
 }
 
 /// Waiting moves of `side` (moves whose stones all stay on its side) and
@@ -151,17 +152,21 @@ fn waiting(pos: &Position, side: Side) -> (i32, i32) {
     let mut moves = 0;
     let mut stones = 0;
     for h in 0..HOLES {
-        let n = pos.stones(side, h) as usize;
-        if stays_on_side(h, n) {
-            moves += 1;
-            stones += n as i32;
-        }
+        let n = pos.stones(side, h);
+        let stays = stays_on_side(h, n) as i32;
+        moves += stays;
+        stones += stays * n as i32;
     }
     (moves, stones)
 }
 
 /// Measures every feature, side to move minus opponent.
 pub fn features(pos: &Position) -> [i32; FEATURES] {
+    features_given(pos, &pos.immediate_gains(pos.side_to_move()))
+}
+
+/// [`features`], given the side to move's [`Position::immediate_gains`].
+fn features_given(pos: &Position, our_gains: &MoveGains) -> [i32; FEATURES] {
     use feature::*;
     let us = pos.side_to_move();
     let them = us.opponent();
@@ -174,7 +179,6 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     }
     f[SIDE_STONES] = pos.stones_on_side(us) as i32 - pos.stones_on_side(them) as i32;
     f[MOBILITY] = pos.movable_holes(us).count() as i32 - pos.movable_holes(them).count() as i32;
-    let our_gains = pos.immediate_gains(us);
     let their_gains = pos.immediate_gains(them);
     f[OUR_CAPTURE] = our_gains.best() as i32;
     f[THEIR_CAPTURE] = their_gains.best() as i32;
@@ -189,9 +193,8 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
     let (their_waiting, their_staying) = waiting(pos, them);
     f[WAITING_MOVES] = our_waiting - their_waiting;
     f[STAYING_STONES] = our_staying - their_staying;
-    let capturing =
-        |gains: &crate::board::MoveGains| gains.stones.iter().filter(|&&g| g > 0).count() as i32;
-    f[OUR_CAPTURING_MOVES] = capturing(&our_gains);
+    let capturing = |gains: &MoveGains| gains.stones.iter().filter(|&&g| g > 0).count() as i32;
+    f[OUR_CAPTURING_MOVES] = capturing(our_gains);
     f[THEIR_CAPTURING_MOVES] = capturing(&their_gains);
     let beyond_70 = |side: Side| (pos.kazan(side) as i32 - 70).max(0);
     f[KAZAN_NEAR_WIN] = beyond_70(us) - beyond_70(them);
@@ -207,7 +210,10 @@ pub fn phase(pos: &Position) -> i32 {
 
 /// Evaluates with the given weights, keeping every term.
 pub fn evaluate_with(pos: &Position, weights: &Weights) -> Evaluation {
-    let features = features(pos);
+    score_features(pos, features(pos), weights)
+}
+
+fn score_features(pos: &Position, features: [i32; FEATURES], weights: &Weights) -> Evaluation {
     let phase = phase(pos);
     let mut terms = [0i32; FEATURES];
     for i in 0..FEATURES {
@@ -226,6 +232,14 @@ pub fn evaluate_with(pos: &Position, weights: &Weights) -> Evaluation {
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &Weights::DEFAULT).score
+}
+
+/// [`evaluate`] for a caller that already has the side to move's
+/// [`Position::immediate_gains`] (the search, which orders moves by them),
+/// so that they are not computed twice.
+#[inline]
+pub fn evaluate_given(pos: &Position, our_gains: &MoveGains) -> i32 {
+    score_features(pos, features_given(pos, our_gains), &Weights::DEFAULT).score
 }
 
 #[cfg(test)]
@@ -285,6 +299,28 @@ mod tests {
         let pos = tfen::parse("8,9S/1S,6,2S,1S 70 79 S 30").unwrap();
         assert_eq!(waiting(&pos, Side::White), (2, 3));
         assert_eq!(waiting(&pos, Side::Black), (1, 9));
+    }
+
+    #[test]
+    fn staying_sowings_match_the_sowing_rule() {
+        // The first stone goes back into the hole it came from, unless it
+        // is the only one; the sowing stays on the side when its last
+        // stone lands in hole 9 or before.
+        for h in 0..HOLES {
+            for n in 0..=u8::MAX {
+                let last = if n == 1 { h + 1 } else { h + n as usize - 1 };
+                let expected = n > 0 && last < HOLES;
+                assert_eq!(stays_on_side(h, n), expected, "hole {} with {n}", h + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn the_given_gains_give_the_same_evaluation() {
+        let pos =
+            tfen::parse("1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 11").unwrap();
+        let gains = pos.immediate_gains(pos.side_to_move());
+        assert_eq!(evaluate_given(&pos, &gains), evaluate(&pos));
     }
 
     #[test]

@@ -528,9 +528,11 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // The move gains order the moves; an evaluation needs them too.
+        let mut gains = None;
         let static_eval = match entry {
             Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-            _ => eval::evaluate(pos),
+            _ => eval::evaluate_given(pos, gains.insert(pos.immediate_gains(pos.side_to_move()))),
         };
         self.static_evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.static_evals[ply - 2];
@@ -579,7 +581,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let gains = pos.immediate_gains(pos.side_to_move());
+        let gains = gains.unwrap_or_else(|| pos.immediate_gains(pos.side_to_move()));
         let mut ordered = self.order_moves(pos, moves, tt_move, gains.stones, gains.tuzdik, ply);
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -757,12 +759,12 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return Self::terminal_score(pos, ply);
         }
-        let stand_pat = eval::evaluate(pos);
+        let gains = pos.immediate_gains(pos.side_to_move());
+        let stand_pat = eval::evaluate_given(pos, &gains);
         if ply >= MAX_PLY || stand_pat >= beta {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
-        let gains = pos.immediate_gains(pos.side_to_move());
         let mut ordered = OrderedMoves::default();
         for mv in moves {
             let gain = gains.stones[mv.index()] as i32;
