@@ -689,6 +689,22 @@ impl Position {
         let mut change = z.hole[origin][sown] ^ z.hole[origin][0];
         let laps = sowing.laps() as usize;
         let reached = sowing.reached();
+        if laps == 0 {
+            // Most sowings: one stone in each reached hole, none elsewhere.
+            let mut rest = reached;
+            while rest != 0 {
+                let relative = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let hole = (first + relative) % BOARD_HOLES;
+                let old = if hole == origin {
+                    0
+                } else {
+                    self.stones_at(hole) as usize
+                };
+                change ^= z.hole[hole][old] ^ z.hole[hole][old + 1];
+            }
+            return change;
+        }
         for relative in 0..BOARD_HOLES {
             let hole = (first + relative) % BOARD_HOLES;
             let old = if hole == origin {
