@@ -144,12 +144,20 @@ impl TranspositionTable {
         &self.buckets[index]
     }
 
-    /// Hints the CPU to fetch the bucket of `key`.
+    /// Hints the CPU to fetch the bucket of `key`, without waiting for it.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let bucket = self.bucket(key);
-        // A plain read pulls the line in; the value is not used.
-        let _ = bucket.words[0][0].load(Ordering::Relaxed);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch is only a hint and never faults; the address
+            // is that of a live bucket. A plain load stalled the search on the
+            // cache miss instead (`perf annotate`: half of `negamax`'s samples).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry stored for `key`, if any.
