@@ -62,7 +62,7 @@ impl Level {
             Level::Casual => Some(18_000),
             Level::Intermediate => Some(50_000),
             Level::Skilled => Some(120_000),
-            Level::Advanced => Some(300_000),
+            Level::Advanced => Some(450_000),
             Level::Expert => None,
         }
     }
