@@ -689,23 +689,16 @@ impl Position {
         let mut change = z.hole[origin][sown] ^ z.hole[origin][0];
         let laps = sowing.laps() as usize;
         let reached = sowing.reached();
-        if laps == 0 {
-            // Most sowings: one stone in each reached hole, none elsewhere.
-            let mut rest = reached;
-            while rest != 0 {
-                let relative = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let hole = (first + relative) % BOARD_HOLES;
-                let old = if hole == origin {
-                    0
-                } else {
-                    self.stones_at(hole) as usize
-                };
-                change ^= z.hole[hole][old] ^ z.hole[hole][old + 1];
-            }
-            return change;
-        }
-        for relative in 0..BOARD_HOLES {
+        // A full lap changes every hole; most sowings have none and change
+        // only the holes they reach.
+        let mut changed = if laps > 0 {
+            (1 << BOARD_HOLES) - 1
+        } else {
+            reached
+        };
+        while changed != 0 {
+            let relative = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
             let hole = (first + relative) % BOARD_HOLES;
             let old = if hole == origin {
                 0
@@ -713,9 +706,7 @@ impl Position {
                 self.stones_at(hole) as usize
             };
             let new = old + laps + ((reached >> relative) & 1) as usize;
-            if new != old {
-                change ^= z.hole[hole][old] ^ z.hole[hole][new];
-            }
+            change ^= z.hole[hole][old] ^ z.hole[hole][new];
         }
         change
     }
