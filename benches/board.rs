@@ -7,9 +7,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tuzdyk::board::Position;
-use tuzdyk::notation::tfen;
-use tuzdyk::perft::perft;
+use tuzdyk_notation::tfen;
+use tuzdyk_rules::Position;
+use tuzdyk_rules::perft::perft;
 
 #[path = "../tests/reference/mod.rs"]
 mod reference;

@@ -1,5 +1,6 @@
 //! The command line: `tuzdyk` alone speaks the protocol on stdin/stdout;
-//! subcommands run the user tools. `main.rs` only calls [`run`].
+//! subcommands run the tools (protocol clients all), and `bench`, `perft`,
+//! `replay` and `tune` run in process.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,9 +9,10 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
-use crate::board::Position;
-use crate::notation::{record, tfen};
-use crate::perft;
+use tuzdyk_engine::bench;
+use tuzdyk_notation::{record, tfen};
+use tuzdyk_protocol::EngineOption;
+use tuzdyk_rules::{Position, perft};
 
 #[derive(Parser, Debug)]
 #[command(name = "tuzdyk", version, about = "A Togyz Kumalak (Toguz Korgool) engine", long_about = None)]
@@ -39,7 +41,7 @@ pub enum Command {
     /// line is `<nodes> nodes <nps> nps`, the node count identical run to run.
     Bench {
         /// Depth of each search.
-        #[arg(default_value_t = crate::search::bench::DEFAULT_DEPTH)]
+        #[arg(default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
         /// Search threads: more than one measures the time to reach the
         /// depth with Lazy SMP (the node count then varies run to run).
@@ -47,14 +49,14 @@ pub enum Command {
         threads: usize,
     },
     /// Play engines against each other (the match runner is the referee).
-    Match(crate::tools::matches::Args),
+    Match(tuzdyk_tools::matches::Args),
     /// Analyse positions or review games, one line per position.
     #[command(alias = "analyze")]
-    Analyse(crate::tools::analyse::Args),
+    Analyse(tuzdyk_tools::analyse::Args),
     /// Play against the engine in the terminal.
-    Play(crate::tools::play::Args),
+    Play(tuzdyk_tools::play::Args),
     /// Tune the evaluation: self-play games, then logistic regression.
-    Tune(crate::tune::Args),
+    Tune(tuzdyk_train::Args),
     /// Replay game records and check every move and annotation.
     Replay {
         /// Files in PlayOK notation.
@@ -84,7 +86,7 @@ pub fn run() -> ExitCode {
     };
     match cli.command {
         None => {
-            crate::protocol::run_stdio();
+            tuzdyk_engine::server::run_stdio();
             ExitCode::SUCCESS
         }
         Some(Command::Perft {
@@ -95,10 +97,10 @@ pub fn run() -> ExitCode {
         }) => run_perft(depth, fen.as_deref(), divide, threads),
         Some(Command::Replay { files, fen }) => run_replay(&files, fen),
         Some(Command::Bench { depth, threads }) => run_bench(depth, threads),
-        Some(Command::Match(args)) => crate::tools::matches::run(args),
-        Some(Command::Analyse(args)) => crate::tools::analyse::run(args),
-        Some(Command::Play(args)) => crate::tools::play::run(args),
-        Some(Command::Tune(args)) => crate::tune::run(args),
+        Some(Command::Match(args)) => tuzdyk_tools::matches::run(args),
+        Some(Command::Analyse(args)) => tuzdyk_tools::analyse::run(args),
+        Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
+        Some(Command::Tune(args)) => tuzdyk_train::run(args),
     }
 }
 
@@ -209,20 +211,14 @@ fn run_bench(depth: u32, threads: usize) -> ExitCode {
     if !(1..=64).contains(&depth) {
         return fail(format!("bench depth {depth} is out of range 1..64"));
     }
-    if !(1..=crate::engine::MAX_THREADS).contains(&threads) {
-        return fail(format!("--threads {threads} is out of range 1..256"));
+    let (min, max) = EngineOption::Threads.range();
+    if !(min..=max).contains(&(threads as i64)) {
+        return fail(format!("--threads {threads} is out of range {min}..{max}"));
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let report = crate::search::bench::run_with_threads(depth, threads, |line| {
-        let _ = writeln!(
-            out,
-            "position {} nodes {} time {} bestmove {}",
-            line.index,
-            line.nodes,
-            line.time.as_millis(),
-            line.best
-        );
+    let report = bench::run_with_threads(depth, threads, |line| {
+        let _ = writeln!(out, "{line}");
         let _ = out.flush();
     });
     let _ = writeln!(out, "time {}", report.time.as_millis());

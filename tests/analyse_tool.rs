@@ -8,8 +8,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use tuzdyk::board::Move;
-use tuzdyk::notation::{record, tfen};
+use tuzdyk_notation::{record, tfen};
+use tuzdyk_rules::Move;
 
 const GAMES_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/playok-games.pgn");
 const P1: &str = "1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 11";
@@ -428,7 +428,7 @@ fn a_pipeline_of_game_positions_gives_one_line_per_position() {
             finished += 1;
             assert_eq!(best, "0000");
             assert_eq!(value.get("game_over"), &Json::Bool(true));
-            assert_eq!(value.get("result").str(), result.notation());
+            assert_eq!(value.get("result").str(), record::result_text(Some(result)));
         } else {
             assert!(is_legal(fen, best), "{best} in {fen}");
             assert_eq!(value.get("game_over"), &Json::Bool(false));
@@ -534,14 +534,17 @@ fn a_real_game_is_reviewed_move_by_move_in_plain_text() {
     let output = analyse(&["--depth", "4"], &text);
     assert!(output.status.success(), "stderr: {}", stderr(&output));
     let lines = stdout_lines(&output);
-    assert_eq!(lines.len(), 1 + game.moves.len() + 2, "{lines:#?}");
+    assert_eq!(lines.len(), 1 + game.game.moves().len() + 2, "{lines:#?}");
     assert!(
         lines[0].starts_with("game 1: sportt vs argenby, 0-1"),
         "{}",
         lines[0]
     );
-    let mut pos = game.start;
-    for (line, &mv) in lines[1..=game.moves.len()].iter().zip(&game.moves) {
+    let mut pos = *game.game.start();
+    for (line, &mv) in lines[1..=game.game.moves().len()]
+        .iter()
+        .zip(game.game.moves())
+    {
         let words: Vec<&str> = line.split_whitespace().collect();
         // `12. White 65(10) best 6 before cp 12 after cp -40 loss 52 [mark]`
         assert!(words[0].ends_with('.'), "{line}");
@@ -572,7 +575,7 @@ fn a_real_game_is_reviewed_move_by_move_in_plain_text() {
         black.starts_with("summary Black argenby: moves "),
         "{black}"
     );
-    let white_moves = game.moves.len().div_ceil(2);
+    let white_moves = game.game.moves().len().div_ceil(2);
     assert!(white.contains(&format!("moves {white_moves},")), "{white}");
     for summary in [white, black] {
         for part in [
@@ -594,17 +597,17 @@ fn a_real_game_is_reviewed_in_json_with_a_summary() {
     let output = analyse(&["--depth", "3", "--json"], &text);
     assert!(output.status.success(), "stderr: {}", stderr(&output));
     let lines = stdout_lines(&output);
-    assert_eq!(lines.len(), game.moves.len() + 1);
+    assert_eq!(lines.len(), game.game.moves().len() + 1);
     let positions = game.positions();
     let mut counts = [[0i64; 4]; 2];
-    for (ply, line) in lines[..game.moves.len()].iter().enumerate() {
+    for (ply, line) in lines[..game.game.moves().len()].iter().enumerate() {
         let value = Json::parse(line).unwrap_or_else(|e| panic!("{e}: {line}"));
         assert_eq!(value.get("type").str(), "move");
         assert_eq!(value.get("game").int(), 1);
         assert_eq!(value.get("ply").int(), ply as i64 + 1);
         let before = positions[ply];
         assert_eq!(value.get("fen").str(), tfen::write(&before));
-        assert_eq!(value.get("move").str(), game.moves[ply].to_string());
+        assert_eq!(value.get("move").str(), game.game.moves()[ply].to_string());
         assert!(is_legal(value.get("fen").str(), value.get("best").str()));
         let side = value.get("side").str();
         assert_eq!(side, ["white", "black"][before.side_to_move().index()]);
@@ -637,7 +640,7 @@ fn a_real_game_is_reviewed_in_json_with_a_summary() {
     let summary = Json::parse(lines.last().unwrap()).unwrap();
     assert_eq!(summary.get("type").str(), "summary");
     assert_eq!(summary.get("result").str(), "1-0");
-    assert_eq!(summary.get("plies").int(), game.moves.len() as i64);
+    assert_eq!(summary.get("plies").int(), game.game.moves().len() as i64);
     for (side, key) in ["white", "black"].into_iter().enumerate() {
         let player = summary.get(key);
         assert_eq!(player.get("name").str(), game.tag(key).unwrap_or("?"));
@@ -675,7 +678,7 @@ fn review_thresholds_are_configurable_and_checked() {
     let summary = Json::parse(lines.last().unwrap()).unwrap();
     let blunders =
         summary.get("white").get("blunders").int() + summary.get("black").get("blunders").int();
-    assert_eq!(blunders, game.moves.len() as i64);
+    assert_eq!(blunders, game.game.moves().len() as i64);
 
     let output = analyse(&["--mistake", "50", "--inaccuracy", "100"], &text);
     assert_eq!(output.status.code(), Some(2));
@@ -694,7 +697,7 @@ fn a_bad_game_is_reported_and_the_others_reviewed() {
     assert!(err.contains("game 1"), "{err}");
     let lines = stdout_lines(&output);
     assert!(lines[0].starts_with("game 2: "), "{}", lines[0]);
-    assert_eq!(lines.len(), 1 + good_game.moves.len() + 2);
+    assert_eq!(lines.len(), 1 + good_game.game.moves().len() + 2);
 }
 
 #[test]

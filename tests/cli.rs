@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use tuzdyk::notation::{record, tfen};
+use tuzdyk_notation::{record, tfen};
 
 const GAMES_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/playok-games.pgn");
 const P1: &str = "1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 11";
@@ -88,8 +88,8 @@ fn perft_divide_prints_the_moves_first() {
         let nodes: u64 = nodes.parse().unwrap_or_else(|_| panic!("'{line}'"));
         // Each entry is perft 2 below that move.
         let mut child = start;
-        child.play(tuzdyk::board::Move::from_number(i as u32 + 1).unwrap());
-        assert_eq!(nodes, tuzdyk::perft::perft(&child, 2), "'{line}'");
+        child.play(tuzdyk_rules::Move::from_number(i as u32 + 1).unwrap());
+        assert_eq!(nodes, tuzdyk_rules::perft::perft(&child, 2), "'{line}'");
         total += nodes;
     }
     assert_eq!(total, 613);

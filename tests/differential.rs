@@ -5,9 +5,9 @@
 mod reference;
 
 use reference::{RefPosition, SplitMix64, engine_end, engine_result};
-use tuzdyk::board::{BOARD_HOLES, Move, Position, PositionParts, Side};
-use tuzdyk::notation::tfen;
-use tuzdyk::perft::perft;
+use tuzdyk_notation::tfen;
+use tuzdyk_rules::perft::perft;
+use tuzdyk_rules::{BOARD_HOLES, Move, Position, PositionParts, Side};
 
 /// Games from the start position and from random positions. Fewer in debug
 /// builds; `cargo test --release` runs them all.

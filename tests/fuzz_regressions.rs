@@ -15,9 +15,9 @@ mod checks;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use tuzdyk::board::Position;
-use tuzdyk::notation::record::{self, GameRecord};
-use tuzdyk::notation::tfen;
+use tuzdyk_notation::record::{self, GameRecord};
+use tuzdyk_notation::tfen;
+use tuzdyk_rules::{Game, Position};
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")
@@ -186,7 +186,8 @@ fn real_records() -> &'static [String] {
             .remove(0)
             .expect("a real game");
         let start: Position = full.positions()[11];
-        let mut from_fen = GameRecord::new(start, full.moves[11..31].to_vec(), None);
+        let game = Game::replay(start, full.game.moves()[11..31].to_vec()).expect("legal moves");
+        let mut from_fen = GameRecord::new(game, None);
         from_fen.comment = Some("zero".to_string());
         games.push(from_fen.to_string());
         games

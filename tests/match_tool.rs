@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use tuzdyk::notation::record;
-use tuzdyk::tools::matches::openings;
+use tuzdyk_notation::record;
+use tuzdyk_tools::matches::openings;
 
 const GAMES_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/playok-games.pgn");
 const SUITE_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/playok.tfen");
@@ -192,7 +192,7 @@ fn a_real_match_between_two_levels() {
             "built-in openings are not the start"
         );
         let result = game.result.expect("every game has a result");
-        assert_eq!(game.tag("Result"), Some(result.notation()));
+        assert_eq!(game.tag("Result"), Some(record::result_text(Some(result))));
         let termination = game.tag("Termination").unwrap();
         assert!(
             termination.starts_with("normal") || termination.starts_with("adjudicated"),
@@ -208,7 +208,8 @@ fn a_real_match_between_two_levels() {
             .iter()
             .find(|g| g.tag("Round") == Some(round))
             .unwrap()
-            .start
+            .game
+            .start()
     };
     assert_eq!(start_of("1"), start_of("2"));
     assert_eq!(start_of("3"), start_of("4"));
@@ -329,7 +330,7 @@ fn an_illegal_move_loses_and_is_recorded() {
         );
         let fake_is_white = game.tag("White") == Some("fake");
         // As White the fake moves first; as Black after tuzdyk's one move.
-        assert_eq!(game.moves.len(), if fake_is_white { 0 } else { 1 });
+        assert_eq!(game.game.moves().len(), if fake_is_white { 0 } else { 1 });
         assert_eq!(
             game.tag("Result"),
             Some(if fake_is_white { "0-1" } else { "1-0" })
@@ -379,14 +380,14 @@ fn a_crash_loses_and_the_match_goes_on() {
         terminations[0].starts_with("fragile crashed at move "),
         "{terminations:?}"
     );
-    assert_eq!(games[0].result.unwrap().notation(), "0-1");
+    assert_eq!(record::result_text(games[0].result), "0-1");
     // After the restart the games are played out (or adjudicated at 30 plies).
     for (game, termination) in games.iter().zip(&terminations).skip(1) {
         assert!(
             termination.starts_with("normal") || *termination == "adjudicated: draw after 30 plies",
             "{terminations:?}"
         );
-        assert!(game.moves.len() >= 11, "{termination}");
+        assert!(game.game.moves().len() >= 11, "{termination}");
     }
 }
 
@@ -467,7 +468,7 @@ fn a_flag_loses_on_time() {
         "{termination}"
     );
     assert!(termination.ends_with(", had 100 ms)"), "{termination}");
-    assert_eq!(games[0].result.unwrap().notation(), "0-1");
+    assert_eq!(record::result_text(games[0].result), "0-1");
 }
 
 #[test]

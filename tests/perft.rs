@@ -4,9 +4,9 @@
 //! Depths 10 and 11 from the start take seconds to minutes and are left to
 //! `tuzdyk perft 11`; everything here runs in well under a second in release.
 
-use tuzdyk::board::{BOARD_HOLES, Move, Position, PositionParts, Side};
-use tuzdyk::notation::tfen;
-use tuzdyk::perft::{divide, parallel_perft, perft};
+use tuzdyk_notation::tfen;
+use tuzdyk_rules::perft::{divide, parallel_perft, perft};
+use tuzdyk_rules::{BOARD_HOLES, Move, Position, PositionParts, Side};
 
 const P1: &str = "1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 11";
 const P2: &str = "1S,8S,1S,2S,1S,3,t/3,2S,1S,t,2,1S 77 68 S 74";

@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use tuzdyk::board::{GameResult, Side};
-use tuzdyk::notation::record::{self, GameRecord};
+use tuzdyk_notation::record::{self, GameRecord};
+use tuzdyk_rules::{GameResult, Side};
 
 /// Runs `tuzdyk play <args>` with `script` on stdin.
 fn play(args: &[&str], script: &str) -> Output {
@@ -123,10 +123,10 @@ fn a_scripted_game_is_played_to_its_end() {
         GameResult::Draw => "A draw.",
     };
     assert!(text.contains(headline), "{headline}");
-    assert!(text.contains(&format!("Game over: {}", result.notation())));
+    assert!(text.contains(&format!("Game over: {}", record::result_text(Some(result)))));
     // Every move of the record was announced.
     let announced = text.matches("You play ").count() + text.matches("tuzdyk plays ").count();
-    assert_eq!(announced, game.moves.len());
+    assert_eq!(announced, game.game.moves().len());
     // After the end, moves are refused politely.
     assert!(text.contains("The game is over: type new for another game"));
     // The same record went to the --pgn file.
@@ -215,7 +215,7 @@ fn resigning_ends_the_game_with_a_record() {
     let records = printed_records(&text);
     assert_eq!(records.len(), 1);
     assert_eq!(records[0].result, Some(GameResult::Win(Side::Black)));
-    assert_eq!(records[0].moves.len(), 2);
+    assert_eq!(records[0].game.moves().len(), 2);
     assert_eq!(records[0].comment.as_deref(), Some("White resigns"));
 
     let (_, text) = run(&["--side", "black"], "resign\n");
@@ -230,7 +230,7 @@ fn undo_after_the_end_resumes_and_new_starts_again() {
     assert!(text.contains("You play 5"));
     let records = printed_records(&text);
     assert_eq!(records.len(), 2);
-    assert_eq!(records[1].moves[0].to_string(), "5");
+    assert_eq!(records[1].game.moves()[0].to_string(), "5");
     assert_eq!(text.matches("New game: ").count(), 2);
 }
 
@@ -282,7 +282,7 @@ fn end_of_input_ends_cleanly_with_the_game_so_far() {
     let games = record::parse_games(&text[at + "Its record so far:".len()..]);
     let game = games[0].as_ref().expect("the partial record replays");
     assert_eq!(game.result, None);
-    assert_eq!(game.moves.len(), 2);
+    assert_eq!(game.game.moves().len(), 2);
 
     let (output, text) = run(&[], "");
     assert!(output.status.success());

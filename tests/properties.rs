@@ -4,19 +4,19 @@
 //! moves.
 
 use proptest::prelude::*;
-use tuzdyk::board::{BOARD_HOLES, GameEnd, HOLES, Move, MoveOutcome, Position, Side};
-use tuzdyk::notation::record::{GameRecord, parse_games};
-use tuzdyk::notation::tfen;
+use tuzdyk_notation::record::{GameRecord, parse_games};
+use tuzdyk_notation::tfen;
+use tuzdyk_rules::{BOARD_HOLES, GameEnd, HOLES, Move, MoveOutcome, Position, Side};
 
 /// A game played from a position by move-choice indices.
-struct Game {
+struct Walk {
     /// Every position, the start first; one more than the moves.
     positions: Vec<Position>,
     moves: Vec<Move>,
     outcomes: Vec<MoveOutcome>,
 }
 
-impl Game {
+impl Walk {
     fn last(&self) -> &Position {
         self.positions.last().expect("the start is always there")
     }
@@ -24,8 +24,8 @@ impl Game {
 
 /// Plays `choices` from `start`: each picks a legal move by its index modulo
 /// the number of legal moves. Stops when the game ends or the choices run out.
-fn walk(start: Position, choices: &[u16]) -> Game {
-    let mut game = Game {
+fn walk(start: Position, choices: &[u16]) -> Walk {
+    let mut game = Walk {
         positions: vec![start],
         moves: Vec::new(),
         outcomes: Vec::new(),
@@ -177,7 +177,8 @@ proptest! {
         let start = *walk(Position::startpos(), &prefix).last();
         let game = walk(start, &moves);
         let result = game.last().result();
-        let record = GameRecord::new(start, game.moves.clone(), result);
+        let replayed = tuzdyk_rules::Game::replay(start, game.moves.clone()).expect("a legal walk");
+        let record = GameRecord::new(replayed, result);
         let text = record.to_string();
         let parsed = parse_games(&text);
         prop_assert_eq!(parsed.len(), 1, "{}", text);
@@ -185,9 +186,9 @@ proptest! {
             Ok(back) => back,
             Err(error) => return Err(TestCaseError::fail(format!("{error}\n{text}"))),
         };
-        prop_assert_eq!(&back.moves, &game.moves, "{}", text);
+        prop_assert_eq!(back.game.moves(), &game.moves[..], "{}", text);
         prop_assert_eq!(back.result, result, "{}", text);
-        prop_assert_eq!(back.start, start, "{}", text);
+        prop_assert_eq!(back.game.start(), &start, "{}", text);
         prop_assert_eq!(back.final_position(), *game.last(), "{}", text);
         prop_assert_eq!(back.to_string(), text);
     }

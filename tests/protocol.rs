@@ -9,8 +9,8 @@ mod common;
 use std::time::Duration;
 
 use common::{Engine, Info, Kind, classify, hole, is_legal, parse_bestmove, parse_info, play};
-use tuzdyk::board::{GameResult, Move, Position, Side};
-use tuzdyk::notation::{record, tfen};
+use tuzdyk_notation::{record, tfen};
+use tuzdyk_rules::{GameResult, Move, Position, Side};
 
 const START: &str = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
 /// A master game after 10 moves, two tuzdiks (RULES.md's P1).
@@ -441,9 +441,9 @@ fn position_with_moves_matches_the_library() {
     let game = record::parse_games(&text)
         .into_iter()
         .flatten()
-        .find(|g| g.start == start && g.moves.len() > 100)
+        .find(|g| *g.game.start() == start && g.game.moves().len() > 100)
         .expect("a long game");
-    let moves: Vec<u32> = game.moves.iter().map(|m| m.number()).collect();
+    let moves: Vec<u32> = game.game.moves().iter().map(|m| m.number()).collect();
     engine.command(&format!("position startpos moves {}", join(&moves)));
     assert_eq!(engine.fen(), tfen::write(&game.final_position()));
 }
@@ -580,13 +580,15 @@ fn queries_answer_about_the_current_position() {
     let finished: Vec<record::GameRecord> = record::parse_games(&text)
         .into_iter()
         .flatten()
-        .filter(|g| g.start == Position::startpos() && g.final_position().game_over().is_some())
+        .filter(|g| {
+            *g.game.start() == Position::startpos() && g.final_position().game_over().is_some()
+        })
         .take(4)
         .collect();
     assert_eq!(finished.len(), 4);
     for game in finished {
         let end = game.final_position();
-        let moves: Vec<u32> = game.moves.iter().map(|m| m.number()).collect();
+        let moves: Vec<u32> = game.game.moves().iter().map(|m| m.number()).collect();
         engine.send(&format!("position startpos moves {}", join(&moves)));
         assert_eq!(ask(&mut engine), expected_answers(&end));
         if let Some(result) = game.result {
@@ -1302,7 +1304,8 @@ fn moves_lists_every_legal_move_as_the_library_plays_it() {
             .map(|mv| {
                 let mut after = position;
                 let outcome = after.play(mv);
-                let (side, hole) = outcome.landing_hole();
+                let landing = outcome.landing_hole();
+                let (side, hole) = (landing.side, landing.number);
                 format!(
                     "move {mv} sows {} lands {}{hole} captures {} tuzdik {} kazan {}",
                     position.stones(us, mv.index()),
@@ -1349,7 +1352,7 @@ fn eval_prints_its_terms_then_phase_and_total() {
         let phase: i64 = words[2].parse().unwrap();
         assert!((0..=256).contains(&phase), "{total}");
         let score: i32 = words[5].parse().unwrap();
-        assert_eq!(score, tuzdyk::eval::evaluate(&pos(fen)), "{fen}");
+        assert_eq!(score, tuzdyk_search::eval::evaluate(&pos(fen)), "{fen}");
     }
 }
 
@@ -1408,7 +1411,7 @@ fn perft_3_from_the_start_is_613() {
         assert_eq!(hole(words[0]), Some(i as u32 + 1));
         let start = play(&Position::startpos(), &[i as u32 + 1]);
         let leaves: u64 = words[1].parse().unwrap();
-        assert_eq!(leaves, tuzdyk::perft::perft(&start, 2));
+        assert_eq!(leaves, tuzdyk_rules::perft::perft(&start, 2));
         sum += leaves;
     }
     assert_eq!(sum, 613);

@@ -9,10 +9,10 @@
 //! The last tests compare the engine with a plain array model of the rules,
 //! written here from RULES.md alone, over many random games and positions.
 
-use tuzdyk::board::{
-    BOARD_HOLES, GameEnd, GameResult, HOLES, Move, MoveOutcome, Position, PositionParts, Side,
+use tuzdyk_notation::tfen;
+use tuzdyk_rules::{
+    BOARD_HOLES, GameEnd, GameResult, HOLES, Hole, Move, MoveOutcome, Position, PositionParts, Side,
 };
-use tuzdyk::notation::tfen;
 
 fn pos(text: &str) -> Position {
     tfen::parse(text).unwrap_or_else(|e| panic!("bad test position {text}: {e}"))
@@ -114,7 +114,13 @@ fn a_single_stone_from_hole_9_crosses_to_the_opponent_not_the_kazan() {
     let (after, got) = play("7,5S,1/3S,7,1S 80 73 S 1", 9);
     assert_eq!(tfen::write(&after), "7,5S,1S/3S,8 80 73 N 1");
     assert_eq!(got, outcome(9, 0, false, [0, 0]));
-    assert_eq!(got.landing_hole(), (Side::Black, 1));
+    assert_eq!(
+        got.landing_hole(),
+        Hole {
+            side: Side::Black,
+            number: 1
+        }
+    );
 }
 
 #[test]
@@ -139,7 +145,13 @@ fn thirty_seven_stones_make_two_laps_and_end_in_the_origin() {
         "4S,2S,2S,2S,2S,2S,2S,2S,2S/3S,2S,2S,2S,3S,2S,2S,2S,2S 60 62 N 1"
     );
     assert_eq!(got, outcome(4, 0, false, [0, 0]));
-    assert_eq!(got.landing_hole(), (Side::White, 5));
+    assert_eq!(
+        got.landing_hole(),
+        Hole {
+            side: Side::White,
+            number: 5
+        }
+    );
     assert_eq!(after.tuzdik(Side::White), None);
 }
 
@@ -389,7 +401,13 @@ fn landing_in_the_movers_tuzdik_captures_nothing() {
     let (after, got) = play("6,t,1S,3S/8,4S 77 77 S 50", 9);
     assert_eq!(tfen::write(&after), "6,t,2S,4S/8,1S 78 77 N 50");
     assert_eq!(got, outcome(11, 0, false, [1, 0]));
-    assert_eq!(got.landing_hole(), (Side::Black, 3));
+    assert_eq!(
+        got.landing_hole(),
+        Hole {
+            side: Side::Black,
+            number: 3
+        }
+    );
 }
 
 #[test]
@@ -533,7 +551,10 @@ fn no_move_sweep_draw_81_81() {
         after.game_over(),
         Some((GameResult::Draw, GameEnd::NoMoves))
     );
-    assert_eq!(GameResult::Draw.notation(), "1/2-1/2");
+    assert_eq!(
+        tuzdyk_notation::record::result_text(Some(GameResult::Draw)),
+        "1/2-1/2"
+    );
 }
 
 #[test]
@@ -609,20 +630,62 @@ fn the_start_position_is_not_over_and_has_nine_moves() {
 #[test]
 fn landing_hole_names_the_side_and_the_owners_number() {
     let at = |landing| outcome(landing, 0, false, [0, 0]).landing_hole();
-    assert_eq!(at(0), (Side::White, 1));
-    assert_eq!(at(8), (Side::White, 9));
-    assert_eq!(at(9), (Side::Black, 1));
-    assert_eq!(at(13), (Side::Black, 5));
-    assert_eq!(at(17), (Side::Black, 9));
+    assert_eq!(
+        at(0),
+        Hole {
+            side: Side::White,
+            number: 1
+        }
+    );
+    assert_eq!(
+        at(8),
+        Hole {
+            side: Side::White,
+            number: 9
+        }
+    );
+    assert_eq!(
+        at(9),
+        Hole {
+            side: Side::Black,
+            number: 1
+        }
+    );
+    assert_eq!(
+        at(13),
+        Hole {
+            side: Side::Black,
+            number: 5
+        }
+    );
+    assert_eq!(
+        at(17),
+        Hole {
+            side: Side::Black,
+            number: 9
+        }
+    );
     // From a real move: South 6 at the start lands on North 5 (10: taken).
     let mut position = Position::startpos();
     let got = position.play(mv(6));
     assert_eq!(got.landing, 13);
-    assert_eq!(got.landing_hole(), (Side::Black, 5));
+    assert_eq!(
+        got.landing_hole(),
+        Hole {
+            side: Side::Black,
+            number: 5
+        }
+    );
     assert_eq!(got.captured, 10);
     // North 9 (9 stones) then lands on South 8.
     let got = position.play(mv(9));
-    assert_eq!(got.landing_hole(), (Side::White, 8));
+    assert_eq!(
+        got.landing_hole(),
+        Hole {
+            side: Side::White,
+            number: 8
+        }
+    );
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The search, in process, through the library (`search::run`).
+//! The search, in process, through the library (`Searcher::search`).
 //!
 //! Small endgames are solved here by a plain exhaustive negamax to the end
 //! of the game (memoized on the position; trees where a position can repeat
@@ -13,13 +13,11 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use tuzdyk::board::{BOARD_HOLES, GameResult, Move, Position, PositionParts, Side};
-use tuzdyk::notation::tfen;
-use tuzdyk::search::score::{self, MATE};
-use tuzdyk::search::tt::TranspositionTable;
-use tuzdyk::search::{
-    self, Clock, Control, Limits, SearchOptions, SearchResult, Silent, ThreadData,
-};
+use tuzdyk_engine::bench;
+use tuzdyk_notation::tfen;
+use tuzdyk_rules::{BOARD_HOLES, GameResult, Move, Position, PositionParts, Side};
+use tuzdyk_search::score::{self, MATE};
+use tuzdyk_search::{Limits, SearchOptions, SearchResult, Searcher, SideClock, Silent};
 
 /// How long a search may run before the test gives up on it: generous, for
 /// a slow, busy machine.
@@ -237,18 +235,11 @@ fn built_endgame(rng: &mut Rng, on_board: u32) -> Option<Position> {
 /// Runs a search on its own thread; if it has not finished after
 /// [`TIMEOUT`], stops it and fails (a generous bound for a slow machine;
 /// no test asserts on time).
-fn search_with(
-    pos: &Position,
-    limits: &Limits,
-    options: &SearchOptions,
-    tt: &TranspositionTable,
-    data: &mut Vec<ThreadData>,
-) -> SearchResult {
-    let control = Control::new(pos, limits, options);
+fn search_with(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> SearchResult {
+    let control = searcher.control(pos, limits);
     std::thread::scope(|scope| {
         let control = &control;
-        let handle =
-            scope.spawn(move || search::run(pos, limits, options, tt, data, control, &Silent));
+        let handle = scope.spawn(move || searcher.search(pos, limits, control, &Silent));
         let deadline = Instant::now() + TIMEOUT;
         while !handle.is_finished() {
             if Instant::now() > deadline {
@@ -263,13 +254,11 @@ fn search_with(
 
 /// A search from fresh state: a new table, new histories.
 fn fresh_search(pos: &Position, limits: &Limits, threads: usize) -> SearchResult {
-    let options = SearchOptions {
+    let mut searcher = Searcher::new(SearchOptions {
         threads,
         ..SearchOptions::default()
-    };
-    let tt = TranspositionTable::new(16);
-    let mut data = vec![ThreadData::default(); threads];
-    search_with(pos, limits, &options, &tt, &mut data)
+    });
+    search_with(&mut searcher, pos, limits)
 }
 
 /// Checks what every search promises: a legal move, a PV that starts with
@@ -405,7 +394,7 @@ fn endgames_get_their_exact_game_theoretic_value() {
                 solved.height,
                 solved.best.iter().map(|m| m.number()).collect::<Vec<_>>(),
                 result.score,
-                score::Reported::from_score(result.score),
+                tuzdyk_engine::engine::reported_score(result.score),
             ));
         }
     }
@@ -417,7 +406,7 @@ fn endgames_get_their_exact_game_theoretic_value() {
 ///
 /// `1,t,1S,1S,2,2S,1S,1/t,1,3S,4,1S,1 78 75 N 86` (North to move): the
 /// solver finds North wins in 43 plies (moves 3 and 6; 2 loses, 7 draws;
-/// the longest line lasts 101 plies). `search::run` with Threads 1 and
+/// the longest line lasts 101 plies). `Searcher::search` with Threads 1 and
 /// `Limits::depth(d)` for every d from 40 to 127 returns score 0 (the
 /// protocol's `score cp 0`), with a best move that does win. Following its
 /// depth-60 PV, at ply 22 (`1,t,3S,1S,1S,4/t,4,1S,1S,1S,1S 78 75 N 97`,
@@ -455,7 +444,7 @@ fn a_mate_limit_stops_at_a_short_enough_win() {
         check_result(&solved.pos, &result);
         assert!(
             result.score >= score::MATE_BOUND
-                && matches!(score::Reported::from_score(result.score), score::Reported::Mate(n) if n > 0 && n as u32 <= moves),
+                && matches!(score::mate_in_moves(result.score), Some(n) if n > 0 && n as u32 <= moves),
             "{}: win in {plies} plies, mate limit {moves}: score {}",
             tfen::write(&solved.pos),
             result.score
@@ -466,7 +455,7 @@ fn a_mate_limit_stops_at_a_short_enough_win() {
 }
 
 fn bench_positions() -> Vec<Position> {
-    search::bench::POSITIONS
+    bench::POSITIONS
         .iter()
         .map(|t| tfen::parse(t).unwrap())
         .collect()
@@ -499,22 +488,24 @@ fn one_thread_is_deterministic_from_fresh_state() {
 
 #[test]
 fn bench_is_deterministic_at_a_small_depth() {
-    let summary = |report: &search::bench::BenchReport| -> Vec<(usize, u64, String)> {
+    let summary = |report: &bench::BenchReport| -> Vec<(usize, u64, Option<Move>)> {
         report
             .lines
             .iter()
-            .map(|l| (l.index, l.nodes, l.best.clone()))
+            .map(|l| (l.index, l.nodes, l.best))
             .collect()
     };
-    let a = search::bench::run(4, |_| {});
-    let b = search::bench::run(4, |_| {});
+    let a = bench::run(4, |_| {});
+    let b = bench::run(4, |_| {});
     assert_eq!(a.lines.len(), 30);
     assert_eq!(summary(&a), summary(&b));
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.nodes, a.lines.iter().map(|l| l.nodes).sum::<u64>());
     for (line, pos) in a.lines.iter().zip(bench_positions()) {
-        let mv = line.best.parse::<u32>().ok().and_then(Move::from_number);
-        assert!(mv.is_some_and(|m| pos.is_legal(m)), "bench line {line:?}");
+        assert!(
+            line.best.is_some_and(|m| pos.is_legal(m)),
+            "bench line {line:?}"
+        );
     }
 }
 
@@ -568,7 +559,7 @@ fn lazy_smp_gives_legal_moves_and_sane_scores() {
 /// mate -4 ... pv 8 2 9 1 9 4 6 2` followed by a last line
 /// `info depth 1 seldepth 1 multipv 1 score cp 383 ... pv 8` (or `depth 2
 /// ... cp 278`) and `bestmove 8`: the GUI's final evaluation is +3.83 for a
-/// lost position: the vote in `search::vote` took the higher score when
+/// lost position: the vote in `tuzdyk_search::vote` took the higher score when
 /// either was a mate score. Now a proven loss stands against shallower
 /// threads and falls only to deeper ones.
 #[test]
@@ -588,11 +579,11 @@ fn several_threads_keep_a_proven_loss() {
 
 fn clock(ms: u64) -> Limits {
     Limits {
-        clock: Clock {
-            time: [Some(Duration::from_millis(ms)); 2],
-            increment: [Duration::ZERO; 2],
+        clock: Some(SideClock {
+            time: Duration::from_millis(ms),
+            increment: Duration::ZERO,
             moves_to_go: None,
-        },
+        }),
         ..Limits::default()
     }
 }
@@ -608,7 +599,9 @@ fn a_clock_of_a_few_milliseconds_still_gives_a_legal_move() {
             }
         }
         let mut last_move = clock(5);
-        last_move.clock.moves_to_go = Some(1);
+        if let Some(clock) = &mut last_move.clock {
+            clock.moves_to_go = Some(1);
+        }
         check_result(&pos, &fresh_search(&pos, &last_move, 1));
         check_result(
             &pos,
@@ -619,8 +612,7 @@ fn a_clock_of_a_few_milliseconds_still_gives_a_legal_move() {
 
 #[test]
 fn stop_and_ponderhit_from_another_thread() {
-    let pos = tfen::parse(search::bench::POSITIONS[3]).unwrap();
-    let options = SearchOptions::default();
+    let pos = tfen::parse(bench::POSITIONS[3]).unwrap();
     for (limits, ponderhit) in [
         (Limits::default(), false),
         (
@@ -645,14 +637,14 @@ fn stop_and_ponderhit_from_another_thread() {
             true,
         ),
     ] {
-        let tt = TranspositionTable::new(4);
-        let mut data = vec![ThreadData::default()];
-        let control = Control::new(&pos, &limits, &options);
+        let mut searcher = Searcher::new(SearchOptions {
+            hash_mb: 4,
+            ..SearchOptions::default()
+        });
+        let control = searcher.control(&pos, &limits);
         let result = std::thread::scope(|scope| {
-            let (control, tt, data, limits, options, pos) =
-                (&control, &tt, &mut data, &limits, &options, &pos);
-            let handle =
-                scope.spawn(move || search::run(pos, limits, options, tt, data, control, &Silent));
+            let (control, searcher, limits, pos) = (&control, &mut searcher, &limits, &pos);
+            let handle = scope.spawn(move || searcher.search(pos, limits, control, &Silent));
             std::thread::sleep(Duration::from_millis(30));
             // Not bounded: it must still be waiting.
             assert!(!handle.is_finished(), "{limits:?} ended by itself");

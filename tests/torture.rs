@@ -34,8 +34,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use common::{Kind, classify, parse_bestmove};
-use tuzdyk::board::{GameResult, Move, Position, Side};
-use tuzdyk::notation::tfen;
+use tuzdyk_notation::tfen;
+use tuzdyk_rules::{GameResult, Move, Position, Side};
 
 /// How long any expected answer may take (a slow, busy machine).
 const TIMEOUT: Duration = Duration::from_secs(30);

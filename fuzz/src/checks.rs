@@ -27,12 +27,13 @@
 use std::io::Cursor;
 use std::time::Duration;
 
-use tuzdyk::board::{GameResult, Move, Position};
-use tuzdyk::notation::{record as records, tfen as tfens};
-use tuzdyk::protocol::command::{self, Command};
-use tuzdyk::protocol::output::SharedBuffer;
-use tuzdyk::protocol::{MAX_LINE_BYTES, Output, Session};
-use tuzdyk::search::Limits;
+use tuzdyk_engine::server::SharedBuffer;
+use tuzdyk_engine::server::{Output, Session};
+use tuzdyk_notation::{record as records, tfen as tfens};
+use tuzdyk_protocol::MAX_LINE_BYTES;
+use tuzdyk_protocol::command::{self, Command};
+use tuzdyk_protocol::{EngineOption, Go, OptionValue};
+use tuzdyk_rules::{Move, Position};
 
 /// Lines of one input that the session target runs (the rest is dropped).
 pub const MAX_SESSION_LINES: usize = 64;
@@ -57,7 +58,7 @@ pub fn command(data: &[u8]) {
             text.split_whitespace().next().is_none(),
             "{text:?} has tokens but parsed as a blank line"
         ),
-        Ok(Some(Command::Position(position))) => check_position(&position),
+        Ok(Some(Command::Position(game))) => check_position(game.position()),
         Ok(Some(_)) => {}
         Err(error) => {
             let message = error.to_string();
@@ -116,8 +117,8 @@ pub fn check_position(position: &Position) {
             "preview differs from play ({written} {mv})"
         );
         let total: u32 = after.stones_on_board()
-            + after.kazan(tuzdyk::board::Side::White) as u32
-            + after.kazan(tuzdyk::board::Side::Black) as u32;
+            + after.kazan(tuzdyk_rules::Side::White) as u32
+            + after.kazan(tuzdyk_rules::Side::Black) as u32;
         assert_eq!(total, 162, "{written} then {mv} does not keep 162 stones");
         let _ = after.game_over();
         let _ = tfens::write(&after);
@@ -153,7 +154,7 @@ pub fn check_game(game: &records::GameRecord) {
     let mut expected = game.clone();
     for (key, value) in &mut expected.tags {
         if key == "Result" {
-            *value = game.result.map_or("*", GameResult::notation).to_string();
+            *value = records::result_text(game.result).to_string();
         }
     }
     assert_eq!(
@@ -186,7 +187,7 @@ enum Dialect {
 
 /// A `go` with every limit capped (see the constants). A search that would
 /// end by itself gets a node cap too, so that end of input never waits long.
-pub fn capped_go(limits: &Limits) -> String {
+pub fn capped_go(limits: &Go) -> String {
     let mut line = "go".to_string();
     let millis = |d: Duration, cap: u64| (d.as_millis() as u64).min(cap);
     if let Some(depth) = limits.depth {
@@ -285,8 +286,8 @@ fn prepare_session(data: &[u8]) -> (Vec<u8>, Expected) {
                     script.extend_from_slice(capped_go(&limits).as_bytes());
                     script.push(b'\n');
                 }
-                Command::Position(p) => {
-                    position = p;
+                Command::Position(game) => {
+                    position = *game.position();
                     keep(&mut script);
                 }
                 Command::IsReady => {
@@ -313,17 +314,18 @@ fn prepare_session(data: &[u8]) -> (Vec<u8>, Expected) {
                     );
                 }
                 Command::Bench(_) => {}
-                Command::SetOption { name, value } => {
-                    let cap = match name.to_ascii_lowercase().as_str() {
-                        "hash" => Some(MAX_HASH_MB),
-                        "threads" => Some(MAX_THREADS),
+                Command::SetOption { option, value } => {
+                    let cap = match option {
+                        EngineOption::Hash => Some(MAX_HASH_MB),
+                        EngineOption::Threads => Some(MAX_THREADS),
                         _ => None,
                     };
-                    let number = value.as_deref().and_then(|v| v.trim().parse::<i64>().ok());
-                    match (cap, number) {
-                        (Some(cap), Some(number)) if number > cap => script.extend_from_slice(
-                            format!("setoption name {name} value {cap}\n").as_bytes(),
-                        ),
+                    match (cap, value) {
+                        (Some(cap), OptionValue::Spin { value, .. }) if value > cap => script
+                            .extend_from_slice(
+                                format!("setoption name {} value {cap}\n", option.spec().name)
+                                    .as_bytes(),
+                            ),
                         _ => keep(&mut script),
                     }
                 }

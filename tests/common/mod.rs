@@ -8,7 +8,7 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use tuzdyk::board::{Move, Position};
+use tuzdyk_rules::{Move, Position};
 
 /// How long to wait for any expected answer: generous, for a slow, busy
 /// two-core machine. Tests never assert on elapsed time.
@@ -394,7 +394,7 @@ pub fn classify(line: &str) -> Result<Kind, String> {
             _ => return Err(format!("unknown response '{line}'")),
         },
         "fen" if n >= 5 => {
-            tuzdyk::notation::tfen::parse(&line[4..])
+            tuzdyk_notation::tfen::parse(&line[4..])
                 .map_err(|e| format!("bad TFEN in '{line}': {e}"))?;
             Kind::Fen
         }

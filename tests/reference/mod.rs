@@ -12,7 +12,7 @@
 
 #![allow(dead_code)]
 
-use tuzdyk::board::{GameEnd, GameResult, PositionParts, Side};
+use tuzdyk_rules::{GameEnd, GameResult, PositionParts, Side};
 
 /// Holes per side.
 pub const HOLES: usize = 9;

@@ -1,0 +1,360 @@
+//! The engine: the one layer between the protocol and the search.
+//!
+//! It owns the current position, the option values and the [`Searcher`], and
+//! runs one search at a time on a background thread. It turns a `go` into
+//! search limits (the level's node cap included), the search's reports into
+//! `info` lines, and its result into a `bestmove` (the level's choice
+//! included). Every state change (new position, option, new game, new search)
+//! first stops a running search, so a search's `bestmove` is always given
+//! before the change takes effect.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use tuzdyk_protocol::{
+    BestMove, Bound, EngineOption, Go, InfoLine, Level, OptionKind, OptionValue, Score,
+};
+use tuzdyk_rules::{Game, Position};
+use tuzdyk_search::eval::{self, Evaluation, Weights};
+use tuzdyk_search::{
+    Control, HashAllocationError, Limits, Reporter, ScoreBound, SearchInfo, SearchOptions,
+    SearchResult, Searcher, SideClock, score,
+};
+
+use crate::level;
+
+/// Receives what a search says: its `info` lines and its one `bestmove`.
+pub trait Listener: Send + Sync {
+    fn info(&self, info: &InfoLine);
+    fn best_move(&self, best: &BestMove);
+}
+
+/// The values of the options that are not the searcher's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub multipv: usize,
+    pub ponder: bool,
+    pub level: Level,
+}
+
+struct RunningSearch {
+    control: Arc<Control>,
+    handle: JoinHandle<Searcher>,
+}
+
+/// The engine state behind the protocol.
+pub struct Engine {
+    game: Game,
+    settings: Settings,
+    /// `None` only while a search runs, which owns it.
+    searcher: Option<Searcher>,
+    running: Option<RunningSearch>,
+    /// Varies a level's choices from search to search.
+    searches: u64,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+/// A spin option's declared default.
+fn spin_default(option: EngineOption) -> i64 {
+    match option.spec().kind {
+        OptionKind::Spin { default, .. } => default,
+        _ => 0,
+    }
+}
+
+impl Engine {
+    /// An engine with every option at its declared default.
+    pub fn new() -> Engine {
+        let options = SearchOptions {
+            threads: spin_default(EngineOption::Threads) as usize,
+            lines: 1,
+            reported_lines: 1,
+            move_overhead: Duration::from_millis(spin_default(EngineOption::MoveOverhead) as u64),
+            hash_mb: spin_default(EngineOption::Hash) as usize,
+        };
+        Engine {
+            game: Game::new(Position::startpos()),
+            settings: Settings {
+                multipv: spin_default(EngineOption::MultiPv) as usize,
+                ponder: false,
+                level: Level::Expert,
+            },
+            searcher: Some(Searcher::new(options)),
+            running: None,
+            searches: 0,
+        }
+    }
+
+    /// The position to search next.
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The searcher, once any running search has given its move.
+    fn searcher(&mut self) -> &mut Searcher {
+        self.stop();
+        self.searcher.get_or_insert_with(|| {
+            log::error!("the search thread was lost; a new searcher is set up");
+            Searcher::new(SearchOptions::default())
+        })
+    }
+
+    /// Sets the game to search next (stops a running search first).
+    pub fn set_game(&mut self, game: Game) {
+        self.stop();
+        self.game = game;
+    }
+
+    /// Forgets everything learnt: the table and the histories.
+    pub fn new_game(&mut self) {
+        self.searcher().new_game();
+    }
+
+    /// Sets an option (stops a running search first).
+    ///
+    /// # Errors
+    /// [`HashAllocationError`] when a new `Hash` cannot be allocated; the old
+    /// table stays.
+    pub fn set_option(
+        &mut self,
+        option: EngineOption,
+        value: OptionValue,
+    ) -> Result<(), HashAllocationError> {
+        let spin = match value {
+            OptionValue::Spin { value, .. } => value.max(0) as usize,
+            _ => 0,
+        };
+        let searcher = self.searcher();
+        let mut options = searcher.options().clone();
+        match (option, value) {
+            (EngineOption::Hash, _) => return searcher.set_hash(spin),
+            (EngineOption::ClearHash, _) => searcher.clear_hash(),
+            (EngineOption::Threads, _) => options.threads = spin,
+            (EngineOption::MoveOverhead, _) => {
+                options.move_overhead = Duration::from_millis(spin as u64)
+            }
+            (EngineOption::MultiPv, _) => self.settings.multipv = spin,
+            (EngineOption::Ponder, OptionValue::Check(on)) => self.settings.ponder = on,
+            (EngineOption::Level, OptionValue::Combo(index)) => {
+                self.settings.level = Level::ALL.get(index).copied().unwrap_or(Level::Expert);
+            }
+            (EngineOption::Ponder | EngineOption::Level, _) => {
+                log::error!("{option:?} set with a value of the wrong kind: {value:?}");
+            }
+        }
+        self.searcher().set_options(options);
+        Ok(())
+    }
+
+    /// The value an option has now, as `setoption` would give it.
+    pub fn option_value(&self, option: EngineOption) -> String {
+        let options = self
+            .searcher
+            .as_ref()
+            .map(|s| s.options().clone())
+            .unwrap_or_default();
+        match option {
+            EngineOption::Hash => options.hash_mb.to_string(),
+            EngineOption::Threads => options.threads.to_string(),
+            EngineOption::MoveOverhead => options.move_overhead.as_millis().to_string(),
+            EngineOption::MultiPv => self.settings.multipv.to_string(),
+            EngineOption::Ponder => self.settings.ponder.to_string(),
+            EngineOption::Level => self.settings.level.to_string(),
+            EngineOption::ClearHash => String::new(),
+        }
+    }
+
+    /// The static evaluation of the current position, term by term.
+    pub fn evaluation(&self) -> Evaluation {
+        eval::evaluate_with(self.position(), &Weights::DEFAULT)
+    }
+
+    /// Starts searching the current position in the background; `listener`
+    /// receives the `info` lines and the `bestmove`. A running search is
+    /// stopped first (and gives its own move).
+    pub fn go(&mut self, go: &Go, listener: Arc<dyn Listener>) {
+        self.stop();
+        let position = *self.position();
+        let level = self.settings.level;
+        let limits = self.limits(go, &position);
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(SearchOptions::default()));
+        let lines = if level::chooses(level) {
+            // A weaker level needs every move's score to choose among them.
+            tuzdyk_search::root_moves(&position, &limits).len()
+        } else {
+            self.settings.multipv
+        };
+        searcher.set_options(SearchOptions {
+            lines,
+            reported_lines: self.settings.multipv,
+            ..searcher.options().clone()
+        });
+        let control = Arc::new(searcher.control(&position, &limits));
+        let search_control = Arc::clone(&control);
+        self.searches += 1;
+        let seed =
+            position.key() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ clock_seed();
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(16 * 1024 * 1024)
+            .spawn(move || {
+                let reporter = InfoReporter(listener.as_ref());
+                let result = searcher.search(&position, &limits, &search_control, &reporter);
+                let best = chosen_move(&searcher, &position, level, &result, seed);
+                listener.best_move(&best);
+                searcher
+            });
+        match spawned {
+            Ok(handle) => self.running = Some(RunningSearch { control, handle }),
+            Err(e) => log::error!("cannot start the search thread: {e}"),
+        }
+    }
+
+    /// The search limits for `go` in `position`: the side to move's clock,
+    /// and the smaller of `go nodes` and the level's cap.
+    fn limits(&self, go: &Go, position: &Position) -> Limits {
+        let side = position.side_to_move().index();
+        let clock = go.clock.time[side].map(|time| SideClock {
+            time,
+            increment: go.clock.increment[side],
+            moves_to_go: go.clock.moves_to_go,
+        });
+        let nodes = match (go.nodes, level::max_nodes(self.settings.level)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Limits {
+            depth: go.depth,
+            nodes,
+            movetime: go.movetime,
+            clock,
+            infinite: go.infinite,
+            ponder: go.ponder,
+            mate: go.mate,
+            searchmoves: go.searchmoves.clone(),
+        }
+    }
+
+    /// Stops a running search and waits until it has given its move.
+    pub fn stop(&mut self) {
+        if let Some(running) = &self.running {
+            running.control.stop();
+        }
+        self.wait();
+    }
+
+    /// Whether the running search ends by itself (a depth, node or time
+    /// limit, not `infinite` or `ponder`).
+    pub fn search_is_bounded(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|running| running.control.is_bounded())
+    }
+
+    /// Waits for a running search to finish by itself.
+    pub fn wait(&mut self) {
+        if let Some(running) = self.running.take() {
+            match running.handle.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => log::error!("the search thread panicked; its state is reset"),
+            }
+        }
+    }
+
+    /// The opponent played the ponder move: the search goes on on the clock.
+    /// Returns false if no ponder search was running.
+    pub fn ponderhit(&self) -> bool {
+        match &self.running {
+            Some(running) if running.control.is_pondering() => {
+                running.control.ponderhit();
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Nanoseconds of the system clock: what makes a level's choices differ
+/// from game to game.
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// The move to play: the search's best, or at a weaker level the one it
+/// draws among the scored root moves.
+fn chosen_move(
+    searcher: &Searcher,
+    position: &Position,
+    level: Level,
+    result: &SearchResult,
+    seed: u64,
+) -> BestMove {
+    if !level::chooses(level) || result.root_moves.is_empty() {
+        return BestMove {
+            mv: result.best,
+            ponder: result.ponder,
+        };
+    }
+    let chosen = &result.root_moves[level::choose(level, &result.root_moves, seed)];
+    BestMove {
+        mv: Some(chosen.mv),
+        ponder: searcher.expected_reply(position, chosen),
+    }
+}
+
+/// A search score as the protocol reports it.
+pub fn reported_score(search_score: i32) -> Score {
+    match score::mate_in_moves(search_score) {
+        Some(moves) => Score::Mate(moves),
+        None => Score::Centistones(search_score),
+    }
+}
+
+/// Hands the search's reports to a listener as `info` lines.
+struct InfoReporter<'a>(&'a dyn Listener);
+
+impl Reporter for InfoReporter<'_> {
+    fn info(&self, info: &SearchInfo) {
+        self.0.info(&info_line(info));
+    }
+}
+
+/// The `info` line of a search report.
+pub fn info_line(info: &SearchInfo) -> InfoLine {
+    InfoLine {
+        depth: Some(info.depth),
+        seldepth: Some(info.seldepth),
+        multipv: Some(info.multipv),
+        score: Some(reported_score(info.score)),
+        bound: info.bound.map(|bound| match bound {
+            ScoreBound::Lower => Bound::Lower,
+            ScoreBound::Upper => Bound::Upper,
+        }),
+        nodes: Some(info.nodes),
+        nps: Some(info.nps),
+        hashfull: Some(info.hashfull),
+        time_ms: Some(info.time.as_millis() as u64),
+        pv: info.pv.clone(),
+    }
+}

@@ -1,0 +1,450 @@
+//! Reading records: the text is cut into tokens, the tokens into games, and
+//! each game is replayed move by move, every annotation checked against
+//! what the move did. One bad game gives one error; the others are read.
+
+use tuzdyk_rules::{Game, GameResult, Move, Position, Side};
+
+use super::{GameRecord, RecordError, RecordProblem, parse_result, result_text};
+use crate::{excerpt, tfen};
+
+/// Reads every game of a file. Each game is read on its own: one bad game
+/// gives one error and the others are still read.
+pub fn parse_games(text: &str) -> Vec<Result<GameRecord, RecordError>> {
+    split_games(text)
+        .into_iter()
+        .enumerate()
+        .map(|(i, chunk)| parse_game(&chunk, i + 1))
+        .collect()
+}
+
+/// Reads text that must hold exactly one game.
+///
+/// # Errors
+/// [`RecordError`] when the text holds no game or several, or the game is bad.
+pub fn parse_game_text(text: &str) -> Result<GameRecord, RecordError> {
+    let mut games = split_games(text);
+    match games.len() {
+        1 => parse_game(&games.remove(0), 1),
+        n => Err(RecordError {
+            game: 1,
+            players: None,
+            at_move: None,
+            problem: RecordProblem::GameCount(n),
+        }),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token {
+    Tag(String, String),
+    Comment(String),
+    Word(String),
+}
+
+/// The text's tokens, grouped game by game: a game is its tags, then its
+/// movetext up to a result (or to the next tags, or the end).
+fn split_games(text: &str) -> Vec<Vec<Result<Token, RecordProblem>>> {
+    let mut games = Vec::new();
+    let mut current: Vec<Result<Token, RecordProblem>> = Vec::new();
+    let mut in_movetext = false;
+    for token in tokenize(text) {
+        let is_tag = matches!(token, Ok(Token::Tag(..)));
+        if is_tag && in_movetext {
+            games.push(std::mem::take(&mut current));
+            in_movetext = false;
+        }
+        let is_result = matches!(&token, Ok(Token::Word(w)) if parse_result(w).is_some());
+        let is_comment = matches!(token, Ok(Token::Comment(_)));
+        if !is_tag && !is_comment {
+            in_movetext = true;
+        }
+        current.push(token);
+        if is_result {
+            // A comment right after the result belongs to this game.
+            in_movetext = true;
+            games.push(std::mem::take(&mut current));
+        }
+    }
+    // A comment after a result is attached to the previous game.
+    let mut merged: Vec<Vec<Result<Token, RecordProblem>>> = Vec::new();
+    for game in games.into_iter().chain(std::iter::once(current)) {
+        let only_comments = game.iter().all(|t| matches!(t, Ok(Token::Comment(_))));
+        match merged.last_mut() {
+            Some(last) if only_comments => last.extend(game),
+            _ if game.is_empty() => {}
+            _ => merged.push(game),
+        }
+    }
+    merged
+}
+
+fn tokenize(text: &str) -> Vec<Result<Token, RecordProblem>> {
+    let mut tokens = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some(&(start, c)) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c == '[' {
+            let end = find_tag_end(&text[start..]).map(|e| start + e);
+            match end {
+                Some(end) => {
+                    tokens.push(parse_tag(&text[start..=end]));
+                    while chars.peek().is_some_and(|&(i, _)| i <= end) {
+                        chars.next();
+                    }
+                }
+                None => {
+                    let line_end = text[start..].find('\n').map_or(text.len(), |e| start + e);
+                    tokens.push(Err(RecordProblem::UnterminatedTag(
+                        text[start..line_end].trim().to_string(),
+                    )));
+                    while chars.peek().is_some_and(|&(i, _)| i < line_end) {
+                        chars.next();
+                    }
+                }
+            }
+        } else if c == '{' {
+            match text[start..].find('}') {
+                Some(e) => {
+                    tokens.push(Ok(Token::Comment(text[start + 1..start + e].to_string())));
+                    while chars.peek().is_some_and(|&(i, _)| i <= start + e) {
+                        chars.next();
+                    }
+                }
+                None => {
+                    tokens.push(Err(RecordProblem::UnterminatedComment));
+                    break;
+                }
+            }
+        } else {
+            let mut end = text.len();
+            while let Some(&(i, c)) = chars.peek() {
+                if c.is_whitespace() || c == '[' || c == '{' {
+                    end = i;
+                    break;
+                }
+                chars.next();
+            }
+            tokens.push(Ok(Token::Word(text[start..end].to_string())));
+        }
+    }
+    tokens
+}
+
+/// The index of the `]` that closes a tag starting at `[`, outside quotes.
+fn find_tag_end(text: &str) -> Option<usize> {
+    let mut in_quotes = false;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if c == '\n' && !in_quotes {
+            return None;
+        }
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == '"' {
+            in_quotes = !in_quotes;
+        } else if c == ']' && !in_quotes {
+            return Some(i);
+        }
+    }
+    None
+}
+
+fn parse_tag(text: &str) -> Result<Token, RecordProblem> {
+    let inner = text[1..text.len() - 1].trim();
+    let (name, rest) = inner
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| RecordProblem::MalformedTag(text.to_string()))?;
+    let rest = rest.trim();
+    if name.is_empty()
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || rest.len() < 2
+        || !rest.starts_with('"')
+        || !rest.ends_with('"')
+    {
+        return Err(RecordProblem::MalformedTag(text.to_string()));
+    }
+    let value = rest[1..rest.len() - 1]
+        .replace("\\\"", "\"")
+        .replace("\\\\", "\\");
+    Ok(Token::Tag(name.to_string(), value))
+}
+
+/// A move token split into its parts.
+struct MoveToken {
+    from: Move,
+    landing: u32,
+    tuzdik: bool,
+    kazan: Option<u32>,
+}
+
+fn parse_move_token(word: &str) -> Option<MoveToken> {
+    let bytes = word.as_bytes();
+    if bytes.len() < 2 || !(b'1'..=b'9').contains(&bytes[0]) || !(b'1'..=b'9').contains(&bytes[1]) {
+        return None;
+    }
+    let from = Move::from_number((bytes[0] - b'0') as u32)?;
+    let landing = (bytes[1] - b'0') as u32;
+    let mut rest = &word[2..];
+    let tuzdik = rest.starts_with(['X', 'x']);
+    if tuzdik {
+        rest = &rest[1..];
+    }
+    let kazan = if rest.is_empty() {
+        None
+    } else {
+        let digits = rest.strip_prefix('(')?.strip_suffix(')')?;
+        if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Some(digits.parse().ok()?)
+    };
+    Some(MoveToken {
+        from,
+        landing,
+        tuzdik,
+        kazan,
+    })
+}
+
+/// Splits a leading move number (`12.` or `12...`) off a word.
+fn split_move_number(word: &str) -> Option<(u32, bool, &str)> {
+    let digits_end = word.find(|c: char| !c.is_ascii_digit())?;
+    if digits_end == 0 || !word[digits_end..].starts_with('.') {
+        return None;
+    }
+    let number = word[..digits_end].parse().ok()?;
+    let dots = word[digits_end..].chars().take_while(|&c| c == '.').count();
+    Some((number, dots >= 3, &word[digits_end + dots..]))
+}
+
+/// One game being read: the moves so far and what came after them.
+struct Reader<'a> {
+    index: usize,
+    players: Option<String>,
+    tags: &'a [(String, String)],
+    game: Game,
+    result: Option<GameResult>,
+    comment: Option<String>,
+    ended: bool,
+    saw_movetext: bool,
+}
+
+fn parse_game(
+    tokens: &[Result<Token, RecordProblem>],
+    index: usize,
+) -> Result<GameRecord, RecordError> {
+    let tags: Vec<(String, String)> = tokens
+        .iter()
+        .filter_map(|token| match token {
+            Ok(Token::Tag(name, value)) => Some((name.clone(), value.clone())),
+            _ => None,
+        })
+        .collect();
+    let mut reader = Reader {
+        index,
+        players: None,
+        tags: &tags,
+        game: Game::new(Position::startpos()),
+        result: None,
+        comment: None,
+        ended: false,
+        saw_movetext: false,
+    };
+    if let (Some(white), Some(black)) = (reader.tag("White"), reader.tag("Black")) {
+        reader.players = Some(format!("{white} vs {black}"));
+    }
+    if let Some(text) = reader.tag("FEN") {
+        let start = tfen::parse(text).map_err(|error| {
+            reader.error(
+                None,
+                RecordProblem::FenTag {
+                    text: text.to_string(),
+                    error,
+                },
+            )
+        })?;
+        reader.game = Game::new(start);
+    }
+    for token in tokens {
+        reader.token(token)?;
+    }
+    reader.finish()
+}
+
+impl Reader<'_> {
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+
+    fn error(&self, at_move: Option<(u32, Side)>, problem: RecordProblem) -> RecordError {
+        RecordError {
+            game: self.index,
+            players: self.players.clone(),
+            at_move,
+            problem,
+        }
+    }
+
+    /// The move about to be read: full-move number and side.
+    fn here(&self) -> Option<(u32, Side)> {
+        let pos = self.game.position();
+        Some((pos.fullmove() as u32, pos.side_to_move()))
+    }
+
+    fn token(&mut self, token: &Result<Token, RecordProblem>) -> Result<(), RecordError> {
+        let word = match token {
+            Err(problem) => return Err(self.error(self.here(), problem.clone())),
+            Ok(Token::Tag(..)) if self.saw_movetext => {
+                return Err(self.error(self.here(), RecordProblem::TagInMoves));
+            }
+            Ok(Token::Tag(..)) => return Ok(()),
+            Ok(Token::Comment(text)) => {
+                if self.ended {
+                    self.comment = Some(text.clone());
+                }
+                return Ok(());
+            }
+            Ok(Token::Word(word)) => word.as_str(),
+        };
+        self.saw_movetext = true;
+        if self.ended {
+            return Err(self.error(self.here(), RecordProblem::AfterResult(excerpt(word))));
+        }
+        if let Some(recorded) = parse_result(word) {
+            return self.recorded_result(recorded);
+        }
+        let word = match split_move_number(word) {
+            Some((number, black, rest)) => {
+                self.check_move_number(number, black, &word[..word.len() - rest.len()])?;
+                if rest.is_empty() {
+                    return Ok(());
+                }
+                rest
+            }
+            None => word,
+        };
+        self.play(word)
+    }
+
+    fn recorded_result(&mut self, recorded: Option<GameResult>) -> Result<(), RecordError> {
+        if let (Some(board), Some(_)) = (self.game.position().result(), recorded)
+            && Some(board) != recorded
+        {
+            return Err(self.error(
+                None,
+                RecordProblem::WrongResult {
+                    board,
+                    record: recorded,
+                },
+            ));
+        }
+        self.result = recorded;
+        self.ended = true;
+        Ok(())
+    }
+
+    fn check_move_number(&self, number: u32, black: bool, found: &str) -> Result<(), RecordError> {
+        let pos = self.game.position();
+        let expected_black = pos.side_to_move() == Side::Black;
+        if number != pos.fullmove() as u32 || (black && !expected_black) {
+            let expected = format!(
+                "{}{}",
+                pos.fullmove(),
+                if expected_black { "..." } else { "." }
+            );
+            return Err(self.error(
+                self.here(),
+                RecordProblem::MoveNumber {
+                    found: found.to_string(),
+                    expected,
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    /// Plays one move token and checks its landing hole, tuzdik mark and kazan.
+    fn play(&mut self, word: &str) -> Result<(), RecordError> {
+        let here = self.here();
+        let token = parse_move_token(word)
+            .ok_or_else(|| self.error(here, RecordProblem::MalformedMove(excerpt(word))))?;
+        let mover = self.game.position().side_to_move();
+        let outcome = self.game.play(token.from).map_err(|reason| {
+            self.error(
+                here,
+                RecordProblem::IllegalMove {
+                    token: word.to_string(),
+                    reason,
+                },
+            )
+        })?;
+        let word = word.to_string();
+        let landing = outcome.landing_hole().number;
+        if landing != token.landing {
+            return Err(self.error(
+                here,
+                RecordProblem::Landing {
+                    token: word,
+                    actual: landing,
+                    claimed: token.landing,
+                },
+            ));
+        }
+        if token.tuzdik != outcome.tuzdik {
+            let problem = if outcome.tuzdik {
+                RecordProblem::TuzdikNotMarked(word)
+            } else {
+                RecordProblem::NoTuzdik(word)
+            };
+            return Err(self.error(here, problem));
+        }
+        let actual = self.game.position().kazan(mover) as u32;
+        let problem = match token.kazan {
+            Some(claimed) if outcome.captured == 0 => RecordProblem::KazanWithoutCapture {
+                token: word,
+                claimed,
+            },
+            Some(claimed) if claimed != actual => RecordProblem::KazanMismatch {
+                token: word,
+                actual,
+                claimed,
+            },
+            None if outcome.captured > 0 && !outcome.tuzdik => RecordProblem::KazanMissing {
+                token: word,
+                captured: outcome.captured,
+            },
+            _ => return Ok(()),
+        };
+        Err(self.error(here, problem))
+    }
+
+    fn finish(self) -> Result<GameRecord, RecordError> {
+        if !self.ended {
+            return Err(self.error(self.here(), RecordProblem::Truncated));
+        }
+        if let Some(tag) = self.tag("Result") {
+            let written = result_text(self.result);
+            if tag != written {
+                return Err(self.error(
+                    None,
+                    RecordProblem::ResultTag {
+                        tag: tag.to_string(),
+                        written,
+                    },
+                ));
+            }
+        }
+        Ok(GameRecord {
+            tags: self.tags.to_vec(),
+            game: self.game,
+            result: self.result,
+            comment: self.comment,
+        })
+    }
+}

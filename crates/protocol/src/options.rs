@@ -1,0 +1,411 @@
+//! tuzdyk's options, declared once: each option's name, kind, default and
+//! range, and what it is for. The `uci` answer, the `setoption` parser and
+//! the tools' command-line ranges are all derived from [`OPTIONS`].
+
+use std::fmt;
+
+use tuzdyk_notation::excerpt;
+
+use crate::command::CommandError;
+
+/// A playing level, from a beginner a new player can beat to full strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    Beginner = 1,
+    Novice = 2,
+    Casual = 3,
+    Intermediate = 4,
+    Skilled = 5,
+    Advanced = 6,
+    Expert = 7,
+}
+
+impl Level {
+    pub const ALL: [Level; 7] = [
+        Level::Beginner,
+        Level::Novice,
+        Level::Casual,
+        Level::Intermediate,
+        Level::Skilled,
+        Level::Advanced,
+        Level::Expert,
+    ];
+
+    /// The `Level` option's names, in order.
+    pub const NAMES: [&'static str; 7] = [
+        "beginner",
+        "novice",
+        "casual",
+        "intermediate",
+        "skilled",
+        "advanced",
+        "expert",
+    ];
+
+    pub const fn name(self) -> &'static str {
+        Level::NAMES[self as usize - 1]
+    }
+
+    /// The level's number, 1 (beginner) to 7 (expert).
+    pub const fn number(self) -> u32 {
+        self as u32
+    }
+
+    /// A level by name (any case) or number 1..7.
+    ///
+    /// ```
+    /// use tuzdyk_protocol::Level;
+    ///
+    /// assert_eq!(Level::parse("Expert"), Some(Level::Expert));
+    /// assert_eq!(Level::parse("5"), Some(Level::Skilled));
+    /// assert_eq!(Level::parse("grandmaster"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<Level> {
+        let text = text.trim();
+        Level::ALL.into_iter().find(|level| {
+            level.name().eq_ignore_ascii_case(text) || text == level.number().to_string()
+        })
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How an option is set, as its `option name ... type ...` line declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// A whole number in `min..=max`.
+    Spin { default: i64, min: i64, max: i64 },
+    /// `true` or `false`.
+    Check { default: bool },
+    /// One of `values` (or its 1-based number).
+    Combo {
+        default: &'static str,
+        values: &'static [&'static str],
+    },
+    /// No value: setting it does something once.
+    Button,
+}
+
+/// The options tuzdyk has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineOption {
+    Hash,
+    Threads,
+    MultiPv,
+    MoveOverhead,
+    Ponder,
+    Level,
+    ClearHash,
+}
+
+/// One option's declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    pub option: EngineOption,
+    /// The name as declared (`setoption` matches it in any case).
+    pub name: &'static str,
+    pub kind: OptionKind,
+    /// What setting it does, for protocol.md and `--help`.
+    pub help: &'static str,
+}
+
+/// Largest accepted `Hash`, in MB.
+pub const MAX_HASH_MB: i64 = 65_536;
+/// Largest accepted `Threads`.
+pub const MAX_THREADS: i64 = 256;
+
+/// Every option, in the order `uci` lists them.
+pub const OPTIONS: [OptionSpec; 7] = [
+    OptionSpec {
+        option: EngineOption::Hash,
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: MAX_HASH_MB,
+        },
+        help: "transposition table size in MB; resizing clears it",
+    },
+    OptionSpec {
+        option: EngineOption::Threads,
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+        },
+        help: "search threads (Lazy SMP)",
+    },
+    OptionSpec {
+        option: EngineOption::MultiPv,
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 9,
+        },
+        help: "best lines reported (there are at most nine moves)",
+    },
+    OptionSpec {
+        option: EngineOption::MoveOverhead,
+        name: "MoveOverhead",
+        kind: OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5_000,
+        },
+        help: "ms each move loses outside the engine, subtracted from every time budget",
+    },
+    OptionSpec {
+        option: EngineOption::Ponder,
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+        help: "whether the GUI may send go ponder (pondering works whatever its value)",
+    },
+    OptionSpec {
+        option: EngineOption::Level,
+        name: "Level",
+        kind: OptionKind::Combo {
+            default: "expert",
+            values: &Level::NAMES,
+        },
+        help: "playing strength, by name or number 1-7",
+    },
+    OptionSpec {
+        option: EngineOption::ClearHash,
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+        help: "empties the transposition table",
+    },
+];
+
+impl EngineOption {
+    /// This option's declaration.
+    pub fn spec(self) -> &'static OptionSpec {
+        OPTIONS
+            .iter()
+            .find(|spec| spec.option == self)
+            .unwrap_or(&OPTIONS[0])
+    }
+
+    /// The option called `name` (any case).
+    pub fn by_name(name: &str) -> Option<EngineOption> {
+        OPTIONS
+            .iter()
+            .find(|spec| spec.name.eq_ignore_ascii_case(name))
+            .map(|spec| spec.option)
+    }
+
+    /// A spin option's range, `(min, max)`; `(0, 0)` for other kinds.
+    pub fn range(self) -> (i64, i64) {
+        match self.spec().kind {
+            OptionKind::Spin { min, max, .. } => (min, max),
+            _ => (0, 0),
+        }
+    }
+}
+
+impl OptionSpec {
+    /// The `option name ... type ...` line of the handshake.
+    ///
+    /// ```
+    /// use tuzdyk_protocol::EngineOption;
+    ///
+    /// assert_eq!(
+    ///     EngineOption::Threads.spec().declaration(),
+    ///     "option name Threads type spin default 1 min 1 max 256"
+    /// );
+    /// ```
+    pub fn declaration(&self) -> String {
+        let name = self.name;
+        match self.kind {
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            OptionKind::Combo { default, values } => {
+                let vars: Vec<String> = values.iter().map(|v| format!("var {v}")).collect();
+                format!(
+                    "option name {name} type combo default {default} {}",
+                    vars.join(" ")
+                )
+            }
+            OptionKind::Button => format!("option name {name} type button"),
+        }
+    }
+
+    /// Checks a `setoption` value against the declaration. A number outside
+    /// a spin's range is clamped into it, and the value says so.
+    ///
+    /// # Errors
+    /// [`CommandError`] when the value is missing, not a number, not
+    /// `true`/`false`, or not one of a combo's values.
+    pub fn parse_value(&self, value: Option<&str>) -> Result<OptionValue, CommandError> {
+        let name = self.name;
+        let needs_value = || CommandError::OptionNeedsValue(name.to_string());
+        match self.kind {
+            OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::Spin { min, max, .. } => {
+                let value = value.ok_or_else(needs_value)?;
+                let number =
+                    value
+                        .trim()
+                        .parse::<i64>()
+                        .map_err(|_| CommandError::OptionValue {
+                            name: name.to_string(),
+                            value: excerpt(value),
+                            expected: "a number".to_string(),
+                        })?;
+                let clamped = number.clamp(min, max);
+                Ok(OptionValue::Spin {
+                    value: clamped,
+                    requested: number,
+                })
+            }
+            OptionKind::Check { .. } => {
+                let value = value.ok_or_else(needs_value)?;
+                match value.trim().to_ascii_lowercase().as_str() {
+                    "true" => Ok(OptionValue::Check(true)),
+                    "false" => Ok(OptionValue::Check(false)),
+                    _ => Err(CommandError::OptionValue {
+                        name: name.to_string(),
+                        value: excerpt(value),
+                        expected: "true or false".to_string(),
+                    }),
+                }
+            }
+            OptionKind::Combo { values, .. } => {
+                let value = value.ok_or_else(needs_value)?;
+                let text = value.trim();
+                values
+                    .iter()
+                    .enumerate()
+                    .find(|(i, v)| v.eq_ignore_ascii_case(text) || text == (i + 1).to_string())
+                    .map(|(i, _)| OptionValue::Combo(i))
+                    .ok_or_else(|| CommandError::OptionValue {
+                        name: name.to_string(),
+                        value: excerpt(value),
+                        expected: format!("one of {} (or 1-{})", values.join(", "), values.len()),
+                    })
+            }
+        }
+    }
+}
+
+/// A checked option value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// The value in range, and the number asked for (different when clamped).
+    Spin {
+        value: i64,
+        requested: i64,
+    },
+    Check(bool),
+    /// The index of the combo value.
+    Combo(usize),
+    Button,
+}
+
+impl OptionValue {
+    /// The notice for a clamped spin value, in protocol.md's words:
+    /// `Hash 0 is out of range 1..65536; set to 1`.
+    pub fn clamp_notice(&self, spec: &OptionSpec) -> Option<String> {
+        match (self, spec.kind) {
+            (OptionValue::Spin { value, requested }, OptionKind::Spin { min, max, .. })
+                if value != requested =>
+            {
+                Some(format!(
+                    "{} {requested} is out of range {min}..{max}; set to {value}",
+                    spec.name
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_is_declared_once_and_found_by_name() {
+        for spec in &OPTIONS {
+            assert_eq!(spec.option.spec(), spec);
+            assert_eq!(
+                EngineOption::by_name(&spec.name.to_uppercase()),
+                Some(spec.option)
+            );
+        }
+        assert_eq!(EngineOption::by_name("Foo"), None);
+        assert_eq!(
+            EngineOption::Level.spec().declaration(),
+            "option name Level type combo default expert var beginner var novice var casual var intermediate var skilled var advanced var expert"
+        );
+    }
+
+    #[test]
+    fn values_are_checked_and_clamped() {
+        let hash = EngineOption::Hash.spec();
+        let zero = hash.parse_value(Some("0")).unwrap();
+        assert_eq!(
+            zero,
+            OptionValue::Spin {
+                value: 1,
+                requested: 0
+            }
+        );
+        assert_eq!(
+            zero.clamp_notice(hash).as_deref(),
+            Some("Hash 0 is out of range 1..65536; set to 1")
+        );
+        assert_eq!(
+            hash.parse_value(Some("64")).unwrap().clamp_notice(hash),
+            None
+        );
+        assert!(
+            hash.parse_value(Some("x"))
+                .unwrap_err()
+                .to_string()
+                .contains("not a number")
+        );
+        assert!(matches!(
+            hash.parse_value(None),
+            Err(CommandError::OptionNeedsValue(_))
+        ));
+        let level = EngineOption::Level.spec();
+        assert_eq!(level.parse_value(Some("Casual")), Ok(OptionValue::Combo(2)));
+        assert_eq!(level.parse_value(Some("7")), Ok(OptionValue::Combo(6)));
+        let error = level
+            .parse_value(Some("grandmaster"))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("one of beginner, novice"), "{error}");
+        let ponder = EngineOption::Ponder.spec();
+        assert_eq!(
+            ponder.parse_value(Some("TRUE")),
+            Ok(OptionValue::Check(true))
+        );
+        assert!(ponder.parse_value(Some("yes")).is_err());
+        assert_eq!(
+            EngineOption::ClearHash.spec().parse_value(None),
+            Ok(OptionValue::Button)
+        );
+    }
+
+    #[test]
+    fn level_names_match_the_levels() {
+        for (level, name) in Level::ALL.iter().zip(Level::NAMES) {
+            assert_eq!(level.name(), name);
+            assert_eq!(Level::parse(name), Some(*level));
+            assert_eq!(Level::parse(&level.number().to_string()), Some(*level));
+        }
+        assert_eq!(Level::parse("8"), None);
+    }
+}

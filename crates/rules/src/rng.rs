@@ -1,0 +1,56 @@
+//! A small deterministic random number generator (SplitMix64), for
+//! reproducible self-play, opening shuffles, level choices and the Zobrist
+//! keys. Not for anything that needs unpredictability.
+
+/// One SplitMix64 step: advances `state` and returns the next output. A
+/// `const fn`, so the Zobrist keys can be built at compile time.
+pub const fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A seeded generator.
+///
+/// ```
+/// use tuzdyk_rules::rng::SplitMix64;
+///
+/// let mut a = SplitMix64::new(7);
+/// let mut b = SplitMix64::new(7);
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// assert!(a.below(9) < 9);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        next(&mut self.0)
+    }
+
+    /// A number in `0..bound` (0 when `bound` is 0), by multiply-shift, so
+    /// without modulo bias worth noticing.
+    pub fn below(&mut self, bound: usize) -> usize {
+        ((self.next_u64() as u128 * bound as u128) >> 64) as usize
+    }
+
+    /// A number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Shuffles `items` (Fisher-Yates) with a generator seeded by `seed`.
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i + 1);
+        items.swap(i, j);
+    }
+}

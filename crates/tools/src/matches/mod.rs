@@ -1,0 +1,202 @@
+//! `tuzdyk match`: two engines play each other, refereed, with live Elo and
+//! an optional SPRT.
+//!
+//! Games come in pairs from the same opening with colours swapped: game
+//! `2k+1` has the first engine as White, game `2k+2` the second. Openings are
+//! taken in order (shuffled once with `--seed`) and reused in a cycle when
+//! there are more pairs than openings. `--concurrency K` plays K games at
+//! once, each worker thread with its own two engine processes, kept from
+//! game to game (`ucinewgame` between games) and started again after a crash
+//! or a hang.
+//!
+//! - [`args`]: the command line and the checked setup;
+//! - [`referee`]: one game, with the clocks and the rules;
+//! - [`standings`]: the running results;
+//! - [`report`]: the lines per game, the summary, the game records;
+//! - [`elo`]: score, Elo and its interval;
+//! - [`sprt`]: the sequential test;
+//! - [`openings`]: opening files and the built-in suite;
+//! - [`config`]: engine specifications and time controls.
+//!
+//! Progress goes to standard error, one line per game and one with the
+//! running score; the summary goes to standard output (or, with `--json`,
+//! one JSON object instead).
+
+pub mod args;
+pub mod config;
+pub mod elo;
+pub mod openings;
+pub mod referee;
+mod report;
+pub mod sprt;
+mod standings;
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use tuzdyk_protocol::EngineProcess;
+
+use args::Setup;
+pub use args::{Args, MatchError};
+use referee::{GameOutcome, GameSpec, Player};
+use sprt::Decision;
+use standings::Standings;
+
+/// Prints `error: <message>` on stderr; the exit status for bad input.
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+/// Runs the tool.
+pub fn run(args: Args) -> ExitCode {
+    let setup = match args.check() {
+        Ok(setup) => setup,
+        Err(error) => return fail(error),
+    };
+    // Start each engine once before the match, so that a wrong command or
+    // an engine that does not speak the protocol is one clear error.
+    let timeout = Duration::from_millis(setup.limits.ready_timeout_ms);
+    for spec in &setup.specs {
+        match EngineProcess::launch(spec, timeout) {
+            Ok((process, id)) => {
+                for line in id.errors {
+                    eprintln!("warning: engine {}: {line}", spec.name);
+                }
+                process.quit();
+            }
+            Err(error) => {
+                return fail(MatchError::Engine {
+                    name: spec.name.clone(),
+                    error,
+                });
+            }
+        }
+    }
+    play_match(setup)
+}
+
+/// What the workers send the main thread.
+enum Message {
+    Game(Box<GameOutcome>),
+    Fatal(String),
+}
+
+/// Plays the match and prints the reports.
+fn play_match(mut setup: Setup) -> ExitCode {
+    let names = [setup.specs[0].name.clone(), setup.specs[1].name.clone()];
+    let mut standings = Standings::new(names.clone(), setup.sprt);
+    let next_game = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut fatal = None;
+    let date = tuzdyk_notation::record::today();
+    let mut pgn_failed = false;
+    let mut pgn = setup.pgn.take();
+    let setup = setup;
+
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel::<Message>();
+        for worker in 0..setup.concurrency {
+            let sender = sender.clone();
+            let (setup, next_game, stop) = (&setup, &next_game, &stop);
+            let spawned = std::thread::Builder::new()
+                .name(format!("match worker {worker}"))
+                .spawn_scoped(scope, move || {
+                    run_worker(setup, next_game, stop, &sender);
+                });
+            if let Err(e) = spawned {
+                stop.store(true, Ordering::Relaxed);
+                fatal = Some(format!("cannot start a worker thread: {e}"));
+                break;
+            }
+        }
+        drop(sender);
+        for message in receiver {
+            let game = match message {
+                Message::Game(game) => game,
+                Message::Fatal(message) => {
+                    stop.store(true, Ordering::Relaxed);
+                    fatal.get_or_insert(message);
+                    continue;
+                }
+            };
+            if standings.decision() != Decision::Continue {
+                // In flight when the test decided: the decision stands on
+                // the games before it, so this one is left out.
+                eprintln!(
+                    "game {} ended after the SPRT decision: not counted",
+                    game.number
+                );
+                continue;
+            }
+            standings.add(&game);
+            if let Some((path, file)) = &mut pgn {
+                let text = report::game_record(&game, &names, &setup, &date).to_string();
+                if let Err(e) = writeln!(file, "{text}").and_then(|()| file.flush())
+                    && !pgn_failed
+                {
+                    pgn_failed = true;
+                    eprintln!("warning: cannot write to '{}': {e}", path.display());
+                }
+            }
+            report::report_game(&game, &standings, setup.games);
+            if standings.decision() != Decision::Continue {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+
+    if setup.json {
+        println!("{}", report::json_summary(&standings, &setup));
+    } else {
+        print!("{}", report::text_summary(&standings, &setup));
+    }
+    let _ = std::io::stdout().flush();
+    match fatal {
+        Some(message) => {
+            eprintln!("error: match stopped: {message}");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
+/// One worker: takes the next game until there are none or the match stops.
+fn run_worker(
+    setup: &Setup,
+    next_game: &AtomicUsize,
+    stop: &AtomicBool,
+    sender: &mpsc::Sender<Message>,
+) {
+    let mut players = setup.specs.clone().map(Player::new);
+    while !stop.load(Ordering::Relaxed) {
+        let index = next_game.fetch_add(1, Ordering::Relaxed);
+        if index >= setup.games {
+            break;
+        }
+        let opening = &setup.openings[(index / 2) % setup.openings.len()];
+        let game = GameSpec {
+            number: index + 1,
+            opening,
+            white: index % 2,
+        };
+        match referee::play_game(&mut players, &game, &setup.limits, stop) {
+            Ok(Some(outcome)) => {
+                if sender.send(Message::Game(Box::new(outcome))).is_err() {
+                    break;
+                }
+            }
+            Ok(None) => break,
+            Err(message) => {
+                let _ = sender.send(Message::Fatal(message));
+                break;
+            }
+        }
+    }
+    for player in &mut players {
+        player.shutdown();
+    }
+}

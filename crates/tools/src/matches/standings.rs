@@ -1,0 +1,128 @@
+//! The running results of a match: the tally, the pairs, the forfeits and
+//! the SPRT.
+
+use std::collections::HashMap;
+
+use tuzdyk_notation::record::result_text;
+
+use super::elo::{Tally, format_elo};
+use super::referee::{ForfeitKind, GameOutcome, Termination};
+use super::sprt::{Decision, Sprt};
+
+/// The running results.
+pub(super) struct Standings {
+    pub names: [String; 2],
+    pub tally: Tally,
+    /// First games of pairs whose second game has not ended: pair -> points.
+    pub open_pairs: HashMap<usize, u8>,
+    /// Games ended by the rules, and adjudicated.
+    pub normal: u64,
+    pub adjudicated: u64,
+    /// Per engine, forfeits by kind.
+    pub forfeits: [HashMap<ForfeitKind, u64>; 2],
+    /// Every game: number, White engine, result, termination text.
+    pub games: Vec<(usize, usize, &'static str, String)>,
+    pub sprt: Option<(Sprt, f64, Decision)>,
+}
+
+impl Standings {
+    pub fn new(names: [String; 2], sprt: Option<Sprt>) -> Standings {
+        Standings {
+            names,
+            tally: Tally::default(),
+            open_pairs: HashMap::new(),
+            normal: 0,
+            adjudicated: 0,
+            forfeits: [HashMap::new(), HashMap::new()],
+            games: Vec::new(),
+            sprt: sprt.map(|s| (s, 0.0, Decision::Continue)),
+        }
+    }
+
+    pub fn add(&mut self, game: &GameOutcome) {
+        let points = game.first_engine_points();
+        self.tally.add_game(points);
+        let pair = (game.number - 1) / 2;
+        match self.open_pairs.remove(&pair) {
+            Some(other) => {
+                self.tally.add_pair(points + other);
+                if let Some((sprt, llr, decision)) = &mut self.sprt {
+                    *llr = sprt.llr(&self.tally.pentanomial);
+                    *decision = sprt.decision(*llr);
+                }
+            }
+            None => {
+                self.open_pairs.insert(pair, points);
+            }
+        }
+        match &game.termination {
+            Termination::Rules(_) => self.normal += 1,
+            Termination::Adjudicated { .. } => self.adjudicated += 1,
+            Termination::Forfeit { loser, forfeit } => {
+                *self.forfeits[game.engine(*loser)]
+                    .entry(forfeit.kind())
+                    .or_default() += 1;
+            }
+        }
+        self.games.push((
+            game.number,
+            game.white,
+            result_text(Some(game.result)),
+            game.describe(&self.names),
+        ));
+    }
+
+    /// `W 5 D 3 L 4, 54.2%, Elo +29.0 [-66.1, +124.5]`.
+    pub fn score_line(&self) -> String {
+        let t = &self.tally;
+        let mut line = format!("W {} D {} L {}", t.wins, t.draws, t.losses);
+        if let (Some(score), Some(elo)) = (t.score(), t.elo()) {
+            line.push_str(&format!(
+                ", {:.1}%, Elo {} [{}, {}]",
+                100.0 * score,
+                format_elo(elo.elo),
+                format_elo(elo.lower),
+                format_elo(elo.upper)
+            ));
+        }
+        line
+    }
+
+    /// `LLR 0.31 [-2.94, 2.94]`.
+    pub fn sprt_line(&self) -> Option<String> {
+        self.sprt.map(|(sprt, llr, _)| {
+            let (lower, upper) = sprt.bounds();
+            format!("LLR {llr:.2} [{lower:.2}, {upper:.2}]")
+        })
+    }
+
+    /// Forfeits of `engine` (0 or 1) of one kind.
+    pub fn forfeit_count(&self, engine: usize, kind: ForfeitKind) -> u64 {
+        self.forfeits[engine].get(&kind).copied().unwrap_or(0)
+    }
+
+    pub fn decision(&self) -> Decision {
+        self.sprt.map_or(Decision::Continue, |(_, _, d)| d)
+    }
+
+    /// `12 normal, 1 adjudicated, new: 2 crash, old: 1 time_forfeit`.
+    pub fn terminations_line(&self) -> String {
+        let mut parts = vec![
+            format!("{} normal", self.normal),
+            format!("{} adjudicated", self.adjudicated),
+        ];
+        for engine in 0..2 {
+            let listed: Vec<String> = ForfeitKind::ALL
+                .iter()
+                .filter_map(|kind| {
+                    let count = self.forfeit_count(engine, *kind);
+                    (count > 0).then(|| format!("{count} {}", kind.name().replace('_', " ")))
+                })
+                .collect();
+            if !listed.is_empty() {
+                parts.push(format!("{}: {}", self.names[engine], listed.join(", ")));
+            }
+        }
+        parts.join("; ")
+    }
+}
