@@ -16,9 +16,9 @@ mod reference;
 
 use reference::{RefPosition, SplitMix64};
 
-/// Leaves of perft(6) from the start (RULES.md).
+/// Leaves of perft(6) from the start (docs/rules.md).
 const PERFT6_LEAVES: u64 = 360_035;
-/// RULES.md's P1 and its perft(6).
+/// docs/rules.md's P1 and its perft(6).
 const P1: &str = "1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 11";
 const P1_PERFT6_LEAVES: u64 = 151_364;
 
@@ -123,7 +123,7 @@ fn bench_board(c: &mut Criterion) {
     group.bench_function("reference", |b| b.iter(|| black_box(&ref_start).perft(6)));
     group.finish();
 
-    // A master game after 10 moves (RULES.md's P1): two tuzdiks and holes
+    // A master game after 10 moves (docs/rules.md's P1): two tuzdiks and holes
     // of up to 20 stones, where sowing stone by stone costs more.
     let p1 = tfen::parse(P1).expect("P1 is a valid TFEN");
     let ref_p1 = RefPosition::from_parts(&p1.parts());

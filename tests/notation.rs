@@ -1,5 +1,5 @@
 //! TFEN position strings and PlayOK game records: the examples and rules of
-//! RULES.md, the 1,229 PlayOK games of `tests/data/playok-games.pgn`, and
+//! docs/rules.md, the 1,229 PlayOK games of `tests/data/playok-games.pgn`, and
 //! records corrupted on purpose.
 
 use tuzdyk_notation::record::{self, GameRecord, RecordError};

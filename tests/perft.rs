@@ -1,4 +1,4 @@
-//! Perft against the published numbers of RULES.md, and the serial,
+//! Perft against the published numbers of docs/rules.md, and the serial,
 //! parallel, divided and move-by-move counts against each other.
 //!
 //! Depths 10 and 11 from the start take seconds to minutes and are left to
@@ -166,7 +166,7 @@ fn bulk_counting_agrees_with_playing_every_move() {
 
 #[test]
 fn no_game_ends_in_the_first_eight_plies() {
-    // RULES.md: no game can end before ply 11.
+    // docs/rules.md: no game can end before ply 11.
     fn finished_at(position: &Position, depth: u32, ply: u32, out: &mut [u64]) {
         if position.game_over().is_some() {
             out[ply as usize] += 1;

@@ -13,9 +13,9 @@ use tuzdyk_notation::{record, tfen};
 use tuzdyk_rules::{GameResult, Move, Position, Side};
 
 const START: &str = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1";
-/// A master game after 10 moves, two tuzdiks (RULES.md's P1).
+/// A master game after 10 moves, two tuzdiks (docs/rules.md's P1).
 const P1: &str = "1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 11";
-/// A PlayOK endgame (RULES.md's P2).
+/// A PlayOK endgame (docs/rules.md's P2).
 const P2: &str = "1S,8S,1S,2S,1S,3,t/3,2S,1S,t,2,1S 77 68 S 74";
 /// South to move: 9 captures two stones on North's hole 1 and reaches 82;
 /// 1 wins nothing.

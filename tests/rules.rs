@@ -1,4 +1,4 @@
-//! Every rule of RULES.md, each shown on a small hand-built position.
+//! Every rule of docs/rules.md, each shown on a small hand-built position.
 //!
 //! Positions are written as TFEN (`<North 9..1>/<South 1..9> <South kazan>
 //! <North kazan> <side> <full-move>`); the stones not on the board are put in
@@ -7,7 +7,7 @@
 //! hand from the rules, not taken from the engine.
 //!
 //! The last tests compare the engine with a plain array model of the rules,
-//! written here from RULES.md alone, over many random games and positions.
+//! written here from docs/rules.md alone, over many random games and positions.
 
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::{
@@ -749,7 +749,7 @@ fn from_parts_builds_the_same_position_as_tfen() {
 
 // ---------------------------------------------------------------- a plain model of the rules
 
-/// The rules of RULES.md on plain arrays, as directly as they are written.
+/// The rules of docs/rules.md on plain arrays, as directly as they are written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Model {
     holes: [u32; 18],
@@ -1003,7 +1003,7 @@ fn random_positions_with_long_laps_follow_the_plain_model() {
 
 #[test]
 fn the_plain_model_gives_the_published_perft_counts() {
-    // Shows that the model used above is the rules of RULES.md.
+    // Shows that the model used above is the rules of docs/rules.md.
     fn count(model: &Model, depth: u32) -> u64 {
         if depth == 0 {
             return 1;

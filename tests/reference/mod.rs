@@ -1,5 +1,5 @@
 //! A deliberately plain implementation of the Togyz Kumalak rules, written
-//! from `RULES.md` and independently of `src/board`, to check the engine
+//! from `docs/rules.md` and independently of the `tuzdyk_rules` crate, to check the engine
 //! against. Plain arrays, stone-by-stone sowing, no tables, no bit tricks.
 //!
 //! Holes are indexed 0..17 in sowing order: White (South) 1..9 are 0..8,
