@@ -1352,7 +1352,11 @@ fn eval_prints_its_terms_then_phase_and_total() {
         let phase: i64 = words[2].parse().unwrap();
         assert!((0..=256).contains(&phase), "{total}");
         let score: i32 = words[5].parse().unwrap();
-        assert_eq!(score, tuzdyk_search::eval::evaluate(&pos(fen)), "{fen}");
+        assert_eq!(
+            score,
+            tuzdyk_search::eval::classic::evaluate(&pos(fen)),
+            "{fen}"
+        );
     }
 }
 

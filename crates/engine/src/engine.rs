@@ -13,10 +13,13 @@ use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tuzdyk_protocol::{
-    BestMove, Bound, EngineOption, Go, InfoLine, Level, OptionKind, OptionValue, Score,
+    BUILT_IN_NETWORK, BestMove, Bound, EVALUATIONS, EngineOption, Go, InfoLine, Level, OptionKind,
+    OptionValue, Score,
 };
 use tuzdyk_rules::{Game, Position};
-use tuzdyk_search::eval::{self, Evaluation, Weights};
+use tuzdyk_search::eval::Evaluator;
+use tuzdyk_search::eval::classic::{self, Evaluation, Weights};
+use tuzdyk_search::eval::network::{Network, NetworkError};
 use tuzdyk_search::{
     Control, HashAllocationError, Limits, Reporter, ScoreBound, SearchInfo, SearchOptions,
     SearchResult, Searcher, SideClock, score,
@@ -36,6 +39,23 @@ pub struct Settings {
     pub multipv: usize,
     pub ponder: bool,
     pub level: Level,
+    /// Whether the network evaluates (`Eval network`) rather than the
+    /// hand-written evaluation.
+    pub use_network: bool,
+    /// The `EvalFile` value, and the network it names.
+    pub eval_file: String,
+    pub network: Option<Arc<Network>>,
+}
+
+/// Why an option could not be set; the previous value stays.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionError {
+    #[error(transparent)]
+    Hash(#[from] HashAllocationError),
+    #[error("EvalFile '{path}': {reason}")]
+    EvalFile { path: String, reason: String },
+    #[error("Eval network: the program has no built-in network; set EvalFile first")]
+    NoNetwork,
 }
 
 struct RunningSearch {
@@ -60,6 +80,16 @@ impl Default for Engine {
     }
 }
 
+/// The evaluation the `Eval` option's declared default names.
+fn default_evaluator() -> Evaluator {
+    match EngineOption::Eval.spec().kind {
+        OptionKind::Combo {
+            default: "network", ..
+        } => Evaluator::default_network(),
+        _ => Evaluator::Classic,
+    }
+}
+
 /// A spin option's declared default.
 fn spin_default(option: EngineOption) -> i64 {
     match option.spec().kind {
@@ -77,6 +107,7 @@ impl Engine {
             reported_lines: 1,
             move_overhead: Duration::from_millis(spin_default(EngineOption::MoveOverhead) as u64),
             hash_mb: spin_default(EngineOption::Hash) as usize,
+            evaluator: default_evaluator(),
         };
         Engine {
             game: Game::new(Position::startpos()),
@@ -84,6 +115,9 @@ impl Engine {
                 multipv: spin_default(EngineOption::MultiPv) as usize,
                 ponder: false,
                 level: Level::Expert,
+                use_network: matches!(options.evaluator, Evaluator::Network(_)),
+                eval_file: BUILT_IN_NETWORK.to_string(),
+                network: Network::built_in(),
             },
             searcher: Some(Searcher::new(options)),
             running: None,
@@ -123,22 +157,22 @@ impl Engine {
     /// Sets an option (stops a running search first).
     ///
     /// # Errors
-    /// [`HashAllocationError`] when a new `Hash` cannot be allocated; the old
-    /// table stays.
+    /// [`OptionError`] when a new `Hash` cannot be allocated, an `EvalFile`
+    /// cannot be read, or the network is asked for without one; the old
+    /// value stays.
     pub fn set_option(
         &mut self,
         option: EngineOption,
         value: OptionValue,
-    ) -> Result<(), HashAllocationError> {
+    ) -> Result<(), OptionError> {
         let spin = match value {
             OptionValue::Spin { value, .. } => value.max(0) as usize,
             _ => 0,
         };
-        let searcher = self.searcher();
-        let mut options = searcher.options().clone();
+        let mut options = self.searcher().options().clone();
         match (option, value) {
-            (EngineOption::Hash, _) => return searcher.set_hash(spin),
-            (EngineOption::ClearHash, _) => searcher.clear_hash(),
+            (EngineOption::Hash, _) => return Ok(self.searcher().set_hash(spin)?),
+            (EngineOption::ClearHash, _) => self.searcher().clear_hash(),
             (EngineOption::Threads, _) => options.threads = spin,
             (EngineOption::MoveOverhead, _) => {
                 options.move_overhead = Duration::from_millis(spin as u64)
@@ -148,10 +182,25 @@ impl Engine {
             (EngineOption::Level, OptionValue::Combo(index)) => {
                 self.settings.level = Level::ALL.get(index).copied().unwrap_or(Level::Expert);
             }
-            (EngineOption::Ponder | EngineOption::Level, _) => {
+            (EngineOption::Eval, OptionValue::Combo(index)) => {
+                let use_network = EVALUATIONS.get(index) == Some(&"network");
+                if use_network && self.settings.network.is_none() {
+                    return Err(OptionError::NoNetwork);
+                }
+                self.settings.use_network = use_network;
+            }
+            (EngineOption::EvalFile, OptionValue::String(path)) => {
+                self.settings.network = Some(load_network(&path)?);
+                self.settings.eval_file = path;
+            }
+            (option, value) => {
                 log::error!("{option:?} set with a value of the wrong kind: {value:?}");
             }
         }
+        options.evaluator = match (&self.settings.network, self.settings.use_network) {
+            (Some(network), true) => Evaluator::Network(Arc::clone(network)),
+            _ => Evaluator::Classic,
+        };
         self.searcher().set_options(options);
         Ok(())
     }
@@ -171,12 +220,24 @@ impl Engine {
             EngineOption::Ponder => self.settings.ponder.to_string(),
             EngineOption::Level => self.settings.level.to_string(),
             EngineOption::ClearHash => String::new(),
+            EngineOption::Eval => {
+                EVALUATIONS[if self.settings.use_network { 0 } else { 1 }].to_string()
+            }
+            EngineOption::EvalFile => self.settings.eval_file.clone(),
         }
     }
 
-    /// The static evaluation of the current position, term by term.
-    pub fn evaluation(&self) -> Evaluation {
-        eval::evaluate_with(self.position(), &Weights::DEFAULT)
+    /// The evaluation searches use now.
+    pub fn evaluator(&self) -> Evaluator {
+        self.searcher
+            .as_ref()
+            .map(|s| s.options().evaluator.clone())
+            .unwrap_or_default()
+    }
+
+    /// The hand-written evaluation of the current position, term by term.
+    pub fn classic_evaluation(&self) -> Evaluation {
+        classic::evaluate_with(self.position(), &Weights::DEFAULT)
     }
 
     /// Starts searching the current position in the background; `listener`
@@ -291,6 +352,23 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// The network in the file at `path`, or the built-in one for
+/// [`BUILT_IN_NETWORK`].
+fn load_network(path: &str) -> Result<Arc<Network>, OptionError> {
+    let error = |reason: String| OptionError::EvalFile {
+        path: path.to_string(),
+        reason,
+    };
+    if path == BUILT_IN_NETWORK {
+        return Network::built_in()
+            .ok_or_else(|| error("the program has no built-in network".to_string()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+    Network::from_bytes(&bytes)
+        .map(Arc::new)
+        .map_err(|e: NetworkError| error(e.to_string()))
 }
 
 /// Nanoseconds of the system clock: what makes a level's choices differ

@@ -27,7 +27,10 @@ pub use client::{ClientError, EngineId, EngineProcess, EngineSpec, LineSender, S
 pub use command::{Command, CommandError, Query};
 pub use go::{Clock, Go};
 pub use info::{BestMove, BestMoveError, Bound, InfoLine, Score};
-pub use options::{EngineOption, Level, OPTIONS, OptionKind, OptionSpec, OptionValue};
+pub use options::{
+    BUILT_IN_NETWORK, EVALUATIONS, EngineOption, Level, OPTIONS, OptionKind, OptionSpec,
+    OptionValue,
+};
 
 /// Which dialect a handshake chose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -88,6 +88,8 @@ pub enum OptionKind {
     },
     /// No value: setting it does something once.
     Button,
+    /// Any text (a file name, for instance).
+    String { default: &'static str },
 }
 
 /// The options tuzdyk has.
@@ -100,6 +102,8 @@ pub enum EngineOption {
     Ponder,
     Level,
     ClearHash,
+    Eval,
+    EvalFile,
 }
 
 /// One option's declaration.
@@ -118,8 +122,15 @@ pub const MAX_HASH_MB: i64 = 65_536;
 /// Largest accepted `Threads`.
 pub const MAX_THREADS: i64 = 256;
 
+/// The `Eval` option's values: the learned network and the hand-written
+/// evaluation.
+pub const EVALUATIONS: [&str; 2] = ["network", "classic"];
+
+/// The `EvalFile` value that means the network built into the program.
+pub const BUILT_IN_NETWORK: &str = "<built-in>";
+
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [OptionSpec; 7] = [
+pub const OPTIONS: [OptionSpec; 9] = [
     OptionSpec {
         option: EngineOption::Hash,
         name: "Hash",
@@ -181,6 +192,23 @@ pub const OPTIONS: [OptionSpec; 7] = [
         kind: OptionKind::Button,
         help: "empties the transposition table",
     },
+    OptionSpec {
+        option: EngineOption::Eval,
+        name: "Eval",
+        kind: OptionKind::Combo {
+            default: "classic",
+            values: &EVALUATIONS,
+        },
+        help: "the evaluation: the learned network or the hand-written one",
+    },
+    OptionSpec {
+        option: EngineOption::EvalFile,
+        name: "EvalFile",
+        kind: OptionKind::String {
+            default: BUILT_IN_NETWORK,
+        },
+        help: "the network file the network evaluation uses (<built-in>: the one built into the program)",
+    },
 ];
 
 impl EngineOption {
@@ -237,6 +265,9 @@ impl OptionSpec {
                 )
             }
             OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::String { default } => {
+                format!("option name {name} type string default {default}")
+            }
         }
     }
 
@@ -251,6 +282,10 @@ impl OptionSpec {
         let needs_value = || CommandError::OptionNeedsValue(name.to_string());
         match self.kind {
             OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::String { .. } => {
+                let value = value.ok_or_else(needs_value)?;
+                Ok(OptionValue::String(value.trim().to_string()))
+            }
             OptionKind::Spin { min, max, .. } => {
                 let value = value.ok_or_else(needs_value)?;
                 let number =
@@ -299,7 +334,7 @@ impl OptionSpec {
 }
 
 /// A checked option value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
     /// The value in range, and the number asked for (different when clamped).
     Spin {
@@ -310,6 +345,7 @@ pub enum OptionValue {
     /// The index of the combo value.
     Combo(usize),
     Button,
+    String(String),
 }
 
 impl OptionValue {

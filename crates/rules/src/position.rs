@@ -165,6 +165,32 @@ impl Position {
         Ok(position)
     }
 
+    /// The same position with the colours swapped: White's row, kazan and
+    /// tuzdik become Black's and the other way round, and the other side is
+    /// to move. Play from it mirrors play from this position exactly.
+    ///
+    /// ```
+    /// use tuzdyk_rules::{Position, Side};
+    ///
+    /// let start = Position::startpos();
+    /// assert_eq!(start.flipped().side_to_move(), Side::Black);
+    /// assert_eq!(start.flipped().flipped(), start);
+    /// ```
+    pub fn flipped(&self) -> Position {
+        let parts = self.parts();
+        let mut holes = parts.holes;
+        holes.rotate_left(HOLES);
+        let flipped = PositionParts {
+            holes,
+            kazans: [parts.kazans[1], parts.kazans[0]],
+            tuzdiks: [parts.tuzdiks[1], parts.tuzdiks[0]],
+            side_to_move: parts.side_to_move.opponent(),
+            fullmove: parts.fullmove,
+        };
+        // The rules are the same for both colours: what was valid stays valid.
+        Position::from_parts(flipped).expect("the flipped position is valid")
+    }
+
     /// The plain-array view of this position.
     pub fn parts(&self) -> PositionParts {
         let mut holes = [0u8; BOARD_HOLES];

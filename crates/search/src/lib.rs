@@ -58,6 +58,8 @@ pub struct SearchOptions {
     pub move_overhead: Duration,
     /// Transposition table size in MB.
     pub hash_mb: usize,
+    /// The static evaluation.
+    pub evaluator: eval::Evaluator,
 }
 
 impl Default for SearchOptions {
@@ -68,6 +70,7 @@ impl Default for SearchOptions {
             reported_lines: 1,
             move_overhead: Duration::from_millis(10),
             hash_mb: 16,
+            evaluator: eval::Evaluator::default(),
         }
     }
 }
@@ -295,6 +298,7 @@ impl Searcher {
         self.threads
             .resize_with(self.options.threads.max(1), ThreadData::default);
         let tt = &self.tt;
+        let evaluator = &self.options.evaluator;
         let (main_data, helper_data) = self.threads.split_first_mut().expect("at least one thread");
         std::thread::scope(|scope| {
             let mut handles = Vec::new();
@@ -307,7 +311,8 @@ impl Searcher {
                     may_end_search: lines == 1,
                 };
                 handles.push(scope.spawn(move || {
-                    Worker::new(role, control, tt, data, *pos, root_moves).run(limits, &Silent)
+                    Worker::new(role, control, tt, evaluator, data, *pos, root_moves)
+                        .run(limits, &Silent)
                 }));
             }
             let role = Role {
@@ -316,8 +321,8 @@ impl Searcher {
                 reported_lines,
                 may_end_search: false,
             };
-            let main =
-                Worker::new(role, control, tt, main_data, *pos, root_moves).run(limits, reporter);
+            let main = Worker::new(role, control, tt, evaluator, main_data, *pos, root_moves)
+                .run(limits, reporter);
             control.wait_while_required();
             control.stop();
             let mut helpers = Vec::with_capacity(handles.len());

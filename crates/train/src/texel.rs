@@ -9,7 +9,9 @@
 
 use rayon::prelude::*;
 
-use tuzdyk_search::eval::{self, FEATURE_NAMES, FEATURES, PHASE_SCALE, Weights, feature};
+use tuzdyk_search::eval::classic::{
+    self as eval, FEATURE_NAMES, FEATURES, PHASE_SCALE, Weights, feature,
+};
 
 use crate::selfplay::Sample;
 

@@ -7,7 +7,8 @@ use tuzdyk_notation::record::result_text;
 use tuzdyk_notation::{diagram, tfen};
 use tuzdyk_protocol::Query;
 use tuzdyk_rules::{GameResult, Side, perft};
-use tuzdyk_search::eval::FEATURE_NAMES;
+use tuzdyk_search::eval::Evaluator;
+use tuzdyk_search::eval::classic::FEATURE_NAMES;
 
 use super::Session;
 use crate::bench;
@@ -70,8 +71,10 @@ impl Session {
         }
     }
 
+    /// The hand-written evaluation's terms, then the network's score when
+    /// the network evaluates.
     pub(super) fn show_eval(&self) {
-        let evaluation = self.engine.evaluation();
+        let evaluation = self.engine.classic_evaluation();
         for (i, name) in FEATURE_NAMES.iter().enumerate() {
             self.out.line(&format!(
                 "eval term {name} value {} cp {}",
@@ -82,6 +85,13 @@ impl Session {
             "eval phase {} total cp {}",
             evaluation.phase, evaluation.score
         ));
+        if let Evaluator::Network(network) = self.engine.evaluator() {
+            self.out.line(&format!(
+                "eval network {} total cp {}",
+                network.id(),
+                network.evaluate(self.engine.position())
+            ));
+        }
     }
 
     pub(super) fn perft(&self, depth: u32) {

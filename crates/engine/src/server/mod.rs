@@ -218,6 +218,10 @@ impl Session {
                 values,
             },
             OptionKind::Button => OptionKind::Button,
+            // The current value is not a `'static` text: written as it is.
+            OptionKind::String { .. } => {
+                return format!("option name {} type string default {current}", spec.name);
+            }
         };
         OptionSpec { kind, ..*spec }.declaration()
     }

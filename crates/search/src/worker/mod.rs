@@ -12,6 +12,7 @@ mod ordering;
 use tuzdyk_rules::{BOARD_HOLES, HOLES, Move, Position};
 
 use crate::control::Control;
+use crate::eval::Evaluator;
 use crate::limits::Limits;
 use crate::params::{
     ASPIRATION_DELTA, ASPIRATION_FULL_WINDOW, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH,
@@ -94,6 +95,7 @@ pub struct Worker<'a> {
     id: usize,
     control: &'a Control,
     tt: &'a TranspositionTable,
+    evaluator: &'a Evaluator,
     data: &'a mut ThreadData,
     root: Position,
     root_moves: Vec<RootMove>,
@@ -115,6 +117,7 @@ impl<'a> Worker<'a> {
         role: Role,
         control: &'a Control,
         tt: &'a TranspositionTable,
+        evaluator: &'a Evaluator,
         data: &'a mut ThreadData,
         root: Position,
         root_moves: Vec<RootMove>,
@@ -124,6 +127,7 @@ impl<'a> Worker<'a> {
             id: role.id,
             control,
             tt,
+            evaluator,
             data,
             root,
             root_moves,

@@ -6,7 +6,6 @@ use tuzdyk_rules::{GameResult, HOLES, Move, Position};
 
 use super::ordering::{OrderedMoves, REDUCTIONS};
 use super::{MAX_PLY, Worker};
-use crate::eval;
 use crate::params::{
     EXACT_ENDGAME_STONES, FUTILITY_BASE, FUTILITY_MAX_DEPTH, FUTILITY_PER_PLY, LMP_BASE,
     LMP_MAX_DEPTH, LMR_FIRST_MOVE, LMR_MIN_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR,
@@ -72,7 +71,7 @@ impl Worker<'_> {
             return Self::terminal_score(pos, ply);
         }
         if ply >= MAX_PLY {
-            return eval::evaluate(pos);
+            return self.evaluator.evaluate(pos);
         }
         // Mate distance pruning: no result here beats a win at this ply.
         alpha = alpha.max(score::loss_in(ply as u32));
@@ -106,7 +105,9 @@ impl Worker<'_> {
         let mut gains = None;
         let static_eval = match entry {
             Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-            _ => eval::evaluate_given(pos, gains.insert(pos.immediate_gains(pos.side_to_move()))),
+            _ => self
+                .evaluator
+                .evaluate_given(pos, gains.insert(pos.immediate_gains(pos.side_to_move()))),
         };
         self.static_evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.static_evals[ply - 2];
@@ -272,7 +273,7 @@ impl Worker<'_> {
             return Self::terminal_score(pos, ply);
         }
         let gains = pos.immediate_gains(pos.side_to_move());
-        let stand_pat = eval::evaluate_given(pos, &gains);
+        let stand_pat = self.evaluator.evaluate_given(pos, &gains);
         if ply >= MAX_PLY || stand_pat >= beta {
             return stand_pat;
         }
