@@ -7,6 +7,7 @@
 //! command. Like `bench`, tuning runs the search in process: it is the
 //! search's own trainer, not a protocol client.
 
+pub mod network;
 pub mod selfplay;
 pub mod texel;
 

@@ -34,6 +34,14 @@ fn crelu_dot(acc: &Row, weights: &Row) -> i32 {
     sum
 }
 
+/// `acc -= row`, lane by lane.
+#[inline(always)]
+fn sub_row(acc: &mut Row, row: &Row) {
+    for (a, r) in acc.0.iter_mut().zip(row.0.iter()) {
+        *a = a.wrapping_sub(*r);
+    }
+}
+
 /// The accumulator of `rows` over `bias`, and its dot product with `output`.
 #[inline(always)]
 fn forward(bias: &Row, rows: &[Row], active: &[u16], output: &Row) -> i32 {
@@ -42,6 +50,30 @@ fn forward(bias: &Row, rows: &[Row], active: &[u16], output: &Row) -> i32 {
         add_row(&mut acc, &rows[feature as usize]);
     }
     crelu_dot(&acc, output)
+}
+
+/// `acc` moved from one set of features to another: the rows of `removed`
+/// taken off, those of `added` put on.
+#[inline(always)]
+fn update(acc: &mut Row, rows: &[Row], removed: &[u16], added: &[u16]) {
+    for &feature in removed {
+        sub_row(acc, &rows[feature as usize]);
+    }
+    for &feature in added {
+        add_row(acc, &rows[feature as usize]);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn update_avx2(acc: &mut Row, rows: &[Row], removed: &[u16], added: &[u16]) {
+    update(acc, rows, removed, added)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn crelu_dot_avx2(acc: &Row, weights: &Row) -> i32 {
+    crelu_dot(acc, weights)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -80,6 +112,29 @@ impl Kernels {
             // evaluates in <NS_AVX2> ns against <NS_SSE> ns for the SSE2
             // copy (criterion, `benches/engine.rs`).
             Kernels::Avx2 => unsafe { forward_avx2(bias, rows, active, output) },
+        }
+    }
+
+    /// Moves `acc` from one set of features to another (an incremental
+    /// update, measured against summing afresh in `benches/eval.rs`).
+    #[inline]
+    pub fn update(self, acc: &mut Row, rows: &[Row], removed: &[u16], added: &[u16]) {
+        match self {
+            Kernels::Baseline => update(acc, rows, removed, added),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `forward`, `Avx2` exists only on a CPU with AVX2.
+            Kernels::Avx2 => unsafe { update_avx2(acc, rows, removed, added) },
+        }
+    }
+
+    /// The clipped-ReLU dot product of `acc` with `output`.
+    #[inline]
+    pub fn output(self, acc: &Row, output: &Row) -> i32 {
+        match self {
+            Kernels::Baseline => crelu_dot(acc, output),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `forward`, `Avx2` exists only on a CPU with AVX2.
+            Kernels::Avx2 => unsafe { crelu_dot_avx2(acc, output) },
         }
     }
 }

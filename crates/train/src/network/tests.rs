@@ -1,0 +1,180 @@
+//! The trainer checked: its gradient against finite differences, the
+//! quantised network against the float one, and training itself.
+
+use tuzdyk_rules::rng::SplitMix64;
+use tuzdyk_rules::{Move, Position};
+use tuzdyk_search::eval::network::HIDDEN;
+
+use super::data::Sample;
+use super::loss::Loss;
+use super::model::Model;
+use super::trainer::{self, Config, gradient_of};
+
+/// Positions from seeded random games, with made-up scores and results
+/// that follow the kazans, so that there is something to learn.
+fn samples(count: usize, seed: u64) -> Vec<Sample> {
+    let mut rng = SplitMix64::new(seed);
+    let mut samples = Vec::with_capacity(count);
+    while samples.len() < count {
+        let mut pos = Position::startpos();
+        for _ in 0..rng.below(120) + 1 {
+            let moves: Vec<Move> = pos.legal_moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]);
+        }
+        if pos.game_over().is_some() {
+            continue;
+        }
+        let us = pos.side_to_move();
+        let lead = pos.kazan(us) as i32 - pos.kazan(us.opponent()) as i32;
+        let score = lead * 100 + rng.below(201) as i32 - 100;
+        let white_lead = pos.kazan(tuzdyk_rules::Side::White) as i32
+            - pos.kazan(tuzdyk_rules::Side::Black) as i32;
+        let white_points = if white_lead > 0 {
+            1.0
+        } else if white_lead < 0 {
+            0.0
+        } else {
+            0.5
+        };
+        samples.push(Sample::new(&pos, score, white_points));
+    }
+    samples
+}
+
+const LOSS: Loss = Loss {
+    lambda: 0.5,
+    scale: 400.0,
+};
+
+fn total_loss(model: &Model, samples: &[&Sample]) -> f64 {
+    let mut scratch = Model::zeros();
+    gradient_of(model, samples, &LOSS, &mut scratch)
+}
+
+#[test]
+fn the_backward_pass_matches_finite_differences() {
+    let data = samples(8, 1);
+    let batch: Vec<&Sample> = data.iter().collect();
+    let model = Model::random(2);
+    let mut analytic = Model::zeros();
+    gradient_of(&model, &batch, &LOSS, &mut analytic);
+    // Parameters every sample uses, and some of the active rows.
+    let mut checks: Vec<(usize, usize)> = vec![(3, 0), (3, 5), (1, 7)];
+    let bucket = data[0].bucket as usize;
+    for unit in (0..HIDDEN).step_by(8) {
+        checks.push((2, bucket * HIDDEN + unit));
+        checks.push((1, unit));
+    }
+    for &feature in &data[0].active()[..4] {
+        for unit in [0, 17, 101] {
+            checks.push((0, feature as usize * HIDDEN + unit));
+        }
+    }
+    let mut compared = 0;
+    for (block, index) in checks {
+        let h = 1e-3f32;
+        // A step across the activation's corner (a sum at 0 or 1) is not
+        // differentiable: a hidden parameter whose unit sits near one in a
+        // sample that uses it is left out.
+        if block < 2 {
+            let (feature, unit) = if block == 0 {
+                (Some((index / HIDDEN) as u16), index % HIDDEN)
+            } else {
+                (None, index)
+            };
+            let near_corner = batch.iter().any(|s| {
+                let uses = feature.is_none_or(|f| s.active().contains(&f));
+                let x = model.forward(s.active(), s.bucket as usize).sums[unit];
+                uses && (x.abs() < 4.0 * h || (x - 1.0).abs() < 4.0 * h)
+            });
+            if near_corner {
+                continue;
+            }
+        }
+        let mut plus = model.clone();
+        plus.blocks_mut()[block][index] += h;
+        let mut minus = model.clone();
+        minus.blocks_mut()[block][index] -= h;
+        let numeric = (total_loss(&plus, &batch) - total_loss(&minus, &batch)) / (2.0 * h as f64);
+        let exact = analytic.blocks()[block][index] as f64;
+        let tolerance = 1e-2 * numeric.abs().max(exact.abs()) + 1e-4;
+        assert!(
+            (numeric - exact).abs() <= tolerance,
+            "block {block} index {index}: numeric {numeric} analytic {exact}"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 40, "only {compared} parameters compared");
+}
+
+#[test]
+fn the_quantised_network_agrees_with_the_float_one() {
+    let data = samples(4000, 3);
+    let model = Model::random(4);
+    let network = model.quantise();
+    let mut worst = 0f32;
+    let mut total = 0f64;
+    let mut rng = SplitMix64::new(9);
+    let mut positions = 0;
+    for _ in 0..4000 {
+        let mut pos = Position::startpos();
+        for _ in 0..rng.below(150) {
+            let moves: Vec<Move> = pos.legal_moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]);
+        }
+        let sample = Sample::new(&pos, 0, 0.5);
+        let float = model.evaluate(sample.active(), sample.bucket as usize);
+        let integer = network.evaluate(&pos) as f32;
+        let difference = (float - integer).abs();
+        worst = worst.max(difference);
+        total += difference as f64;
+        positions += 1;
+    }
+    let mean = total / positions as f64;
+    // Rounding each weight to 1/255 (hidden) and 1/256 (output), and the
+    // result to whole centi-stones.
+    assert!(mean < 2.0, "mean difference {mean} cp");
+    assert!(worst < 12.0, "largest difference {worst} cp");
+    assert!(!data.is_empty());
+}
+
+#[test]
+fn training_lowers_the_loss_and_repeats_for_a_seed_on_any_thread_count() {
+    let training = samples(3000, 5);
+    let validation = samples(500, 6);
+    let config = Config {
+        epochs: 3,
+        batch: 700,
+        rate: 0.01,
+        loss: LOSS,
+        seed: 7,
+    };
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut model = Model::random(8);
+            let before = trainer::mean_loss(&model, &validation, &LOSS);
+            let mut reports = Vec::new();
+            trainer::train(&mut model, &training, &validation, &config, |r| {
+                reports.push(*r)
+            });
+            (model, before, reports)
+        })
+    };
+    let (one, before, reports) = run(1);
+    let (two, _, reports_two) = run(2);
+    assert_eq!(one, two, "the same model on 1 and 2 threads");
+    assert_eq!(reports, reports_two);
+    let after = reports.last().unwrap().validation_loss;
+    assert!(after < before * 0.9, "validation loss {before} -> {after}");
+    assert!(trainer::fit_scale(&training) > 50.0);
+}
