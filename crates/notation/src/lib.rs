@@ -5,13 +5,15 @@
 //! - [`hole`]: a hole number as typed or sent, `1`..`9`;
 //! - [`diagram`]: the board as lines of text;
 //! - [`ending`]: how a finished game is described;
-//! - [`source`]: telling a file of records from a file of positions.
+//! - [`source`]: telling a file of records from a file of positions;
+//! - [`suite`]: the shipped opening suite.
 
 pub mod diagram;
 pub mod ending;
 pub mod hole;
 pub mod record;
 pub mod source;
+pub mod suite;
 pub mod tfen;
 
 /// A piece of user input as an error message quotes it: control characters

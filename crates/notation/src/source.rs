@@ -28,13 +28,32 @@ pub fn starts_records(line: &str) -> bool {
     digits > 0 && first[digits..].starts_with('.')
 }
 
+/// Whether a (trimmed) line says something: neither blank nor a `#` comment.
+pub fn is_significant(line: &str) -> bool {
+    !line.is_empty() && !line.starts_with('#')
+}
+
+/// The significant lines of a text of positions, trimmed, each with its
+/// 1-based line number.
+///
+/// ```
+/// use tuzdyk_notation::source::position_lines;
+///
+/// let lines: Vec<_> = position_lines("# c\n\n  a  \nb\n").collect();
+/// assert_eq!(lines, [(3, "a"), (4, "b")]);
+/// ```
+pub fn position_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, line)| is_significant(line))
+        .map(|(index, line)| (index + 1, line))
+}
+
 /// What `text` holds, judged by its first line that is neither blank nor a
 /// `#` comment; `None` when there is none.
 pub fn kind(text: &str) -> Option<SourceKind> {
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|line| !line.is_empty() && !line.starts_with('#'))?;
+    let (_, first) = position_lines(text).next()?;
     Some(if starts_records(first) {
         SourceKind::Records
     } else {

@@ -26,8 +26,9 @@ use tuzdyk_notation::source::{self, SourceKind};
 use tuzdyk_notation::tfen::{self, TfenError};
 use tuzdyk_rules::{Game, GameResult, Side};
 
-/// The shipped suite, one TFEN per line.
-pub const DEFAULT_SUITE: &str = include_str!("../../../../openings/playok.tfen");
+/// The shipped suite, one TFEN per line (kept in [`tuzdyk_notation::suite`],
+/// which the training-data generator reads too).
+pub const DEFAULT_SUITE: &str = tuzdyk_notation::suite::PLAYOK;
 /// How the shipped suite is named in reports.
 pub const DEFAULT_SUITE_NAME: &str = "openings/playok.tfen (built in)";
 
@@ -83,12 +84,8 @@ pub fn parse_openings(text: &str, max_plies: Option<usize>) -> Result<Vec<Openin
 
 fn parse_tfen_lines(text: &str) -> Result<Vec<Opening>, OpeningsError> {
     let mut openings = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let origin = format!("line {}", number + 1);
+    for (number, line) in source::position_lines(text) {
+        let origin = format!("line {number}");
         let start = tfen::parse(line).map_err(|error| OpeningsError::Tfen {
             origin: origin.clone(),
             line: line.to_string(),
