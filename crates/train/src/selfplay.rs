@@ -1,7 +1,11 @@
-//! Self-play games for tuning: random opening moves for variety, then the
-//! engine at a fixed node count per move (one thread, fresh table per game,
-//! so the games are reproducible from the seed). Every position after the
-//! opening is kept with the game's final result.
+//! Self-play: the one game loop of Texel tuning (`tuzdyk tune`) and of the
+//! training-data generator (`tuzdyk datagen`).
+//!
+//! A game starts from an opening plus a few random plies ([`random_plies`])
+//! for variety, then the engine plays both sides at a fixed node count per
+//! move ([`play_out`]) with a searcher its caller has just reset, so a game
+//! depends only on its start and the node count. [`play_game`] is tuning's
+//! game: every position the engine moved from, labelled with the result.
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
@@ -13,8 +17,93 @@ use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{GameResult, Move, Position, Side};
 use tuzdyk_search::{Limits, SearchOptions, Searcher};
 
-/// Plies after which a game is adjudicated a draw.
+/// Engine plies after which a game is adjudicated a draw.
 pub const MAX_PLIES: usize = 400;
+
+/// One engine move: the position, the move chosen and its search score
+/// (centi-stones or a forced result, from the side to move's view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    pub position: Position,
+    pub best: Move,
+    pub score: i32,
+}
+
+/// A game the engine played from its start to the end (or to [`MAX_PLIES`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedGame {
+    /// Every position the engine moved from, in order.
+    pub turns: Vec<Turn>,
+    pub result: GameResult,
+    /// The stones each side finished with, `[White, Black]`: the count
+    /// that decided the game ([`Position::final_count`]), or for an
+    /// adjudicated game each kazan plus the stones on its side then.
+    pub final_count: [u32; 2],
+    /// Stopped at [`MAX_PLIES`] and called a draw.
+    pub adjudicated: bool,
+}
+
+impl PlayedGame {
+    /// The result as White's points: 1, 0.5 or 0.
+    pub fn white_score(&self) -> f32 {
+        self.result.points(Side::White) as f32
+    }
+}
+
+/// Plays `plies` uniformly random moves from `pos`, never one that ends the
+/// game; stops early when every move would.
+pub fn random_plies(pos: &mut Position, plies: usize, rng: &mut SplitMix64) {
+    for _ in 0..plies {
+        let moves: Vec<Move> = pos
+            .legal_moves()
+            .filter(|&mv| {
+                let mut after = *pos;
+                after.play(mv);
+                after.game_over().is_none()
+            })
+            .collect();
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[rng.below(moves.len())]);
+    }
+}
+
+/// The engine plays `start` out at `nodes` per move with `searcher`, which
+/// the caller has reset ([`Searcher::new_game`] or new) for this game.
+pub fn play_out(start: Position, searcher: &mut Searcher, nodes: u64) -> PlayedGame {
+    let limits = Limits::nodes(nodes);
+    let mut pos = start;
+    let mut turns = Vec::new();
+    loop {
+        if let Some((result, end)) = pos.game_over() {
+            return PlayedGame {
+                turns,
+                result,
+                final_count: pos.final_count(end),
+                adjudicated: false,
+            };
+        }
+        if turns.len() >= MAX_PLIES {
+            return PlayedGame {
+                turns,
+                result: GameResult::Draw,
+                final_count: pos.final_scores(),
+                adjudicated: true,
+            };
+        }
+        let found = searcher.search_silently(&pos, &limits);
+        let best = found
+            .best
+            .expect("the search gives a move while the game goes on");
+        turns.push(Turn {
+            position: pos,
+            best,
+            score: found.score,
+        });
+        pos.play(best);
+    }
+}
 
 /// A position and the result of its game, from White's side: 1, 0.5 or 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,7 +122,7 @@ impl Sample {
     }
 }
 
-/// Plays `games` games in parallel on the current rayon pool.
+/// Plays `games` tuning games in parallel on the current rayon pool.
 pub fn generate(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
     (0..games)
         .into_par_iter()
@@ -44,47 +133,23 @@ pub fn generate(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
         .collect()
 }
 
-/// One self-play game's samples.
+/// One tuning game's samples: the start position, 4 to 10 random plies,
+/// then the engine with a fresh 4 MB table.
 pub fn play_game(nodes: u64, seed: u64) -> Vec<Sample> {
     let mut rng = SplitMix64::new(seed);
     let mut pos = Position::startpos();
-    let random_plies = 4 + rng.below(7);
-    for _ in 0..random_plies {
-        let moves: Vec<Move> = pos.legal_moves().collect();
-        if moves.is_empty() {
-            break;
-        }
-        pos.play(moves[rng.below(moves.len())]);
-    }
-    let limits = Limits::nodes(nodes);
+    let plies = 4 + rng.below(7);
+    random_plies(&mut pos, plies, &mut rng);
     let mut searcher = Searcher::new(SearchOptions {
         hash_mb: 4,
         ..SearchOptions::default()
     });
-    let mut positions = Vec::new();
-    let result = loop {
-        if let Some(result) = pos.result() {
-            break result;
-        }
-        if positions.len() >= MAX_PLIES {
-            break GameResult::Draw;
-        }
-        positions.push(pos);
-        let found = searcher.search_silently(&pos, &limits);
-        let Some(best) = found.best else {
-            break pos.result().unwrap_or(GameResult::Draw);
-        };
-        pos.play(best);
-    };
-    let white_score = match result {
-        GameResult::Win(Side::White) => 1.0,
-        GameResult::Win(Side::Black) => 0.0,
-        GameResult::Draw => 0.5,
-    };
-    positions
+    let game = play_out(pos, &mut searcher, nodes);
+    let white_score = game.white_score();
+    game.turns
         .into_iter()
-        .map(|position| Sample {
-            position,
+        .map(|turn| Sample {
+            position: turn.position,
             white_score,
         })
         .collect()
