@@ -1,6 +1,6 @@
 //! The command line: `tuzdyk` alone speaks the protocol on stdin/stdout;
 //! subcommands run the tools (protocol clients all), and `bench`, `perft`,
-//! `replay` and `tune` run in process.
+//! `replay`, `tune` and `datagen` run in process.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -57,6 +57,8 @@ pub enum Command {
     Play(tuzdyk_tools::play::Args),
     /// Tune the evaluation: self-play games, then logistic regression.
     Tune(tuzdyk_train::Args),
+    /// Generate training data for a network from self-play (docs/datagen.md).
+    Datagen(tuzdyk_train::datagen::Args),
     /// Replay game records and check every move and annotation.
     Replay {
         /// Files in PlayOK notation.
@@ -101,6 +103,7 @@ pub fn run() -> ExitCode {
         Some(Command::Analyse(args)) => tuzdyk_tools::analyse::run(args),
         Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
         Some(Command::Tune(args)) => tuzdyk_train::run(args),
+        Some(Command::Datagen(args)) => tuzdyk_train::datagen::run(args),
     }
 }
 

@@ -1,12 +1,18 @@
-//! Evaluation tuning: self-play games give positions labelled with their
-//! final result, and logistic regression ("Texel tuning") fits every
-//! evaluation weight to predict those results.
-//!
-//! `tuzdyk tune` runs both steps from one command and can rewrite
-//! `crates/search/src/eval/weights.rs`; see STRENGTH.md for the exact
-//! command. Like `bench`, tuning runs the search in process: it is the
+//! Training the evaluation from self-play, in process like `bench`: the
 //! search's own trainer, not a protocol client.
+//!
+//! - Texel tuning ([`texel`], `tuzdyk tune`): self-play games give
+//!   positions labelled with their final result, and logistic regression
+//!   fits every evaluation weight to predict those results; it can rewrite
+//!   `crates/search/src/eval/classic/weights.rs` (see STRENGTH.md for the
+//!   command);
+//! - training data for a network ([`datagen`], `tuzdyk datagen`): positions
+//!   with their search score and their game's outcome, in a compact binary
+//!   format (`docs/datagen.md`);
+//! - the network trainer ([`network`]);
+//! - [`selfplay`]: the one self-play loop that tuning and datagen use.
 
+pub mod datagen;
 pub mod network;
 pub mod selfplay;
 pub mod texel;
