@@ -70,8 +70,14 @@ pub fn random_plies(pos: &mut Position, plies: usize, rng: &mut SplitMix64) {
 }
 
 /// The engine plays `start` out at `nodes` per move with `searcher`, which
-/// the caller has reset ([`Searcher::new_game`] or new) for this game.
-pub fn play_out(start: Position, searcher: &mut Searcher, nodes: u64) -> PlayedGame {
+/// the caller has reset ([`Searcher::new_game`] or new) for this game; after
+/// `max_plies` engine moves ([`MAX_PLIES`] in real use) it is a draw.
+pub fn play_out(
+    start: Position,
+    searcher: &mut Searcher,
+    nodes: u64,
+    max_plies: usize,
+) -> PlayedGame {
     let limits = Limits::nodes(nodes);
     let mut pos = start;
     let mut turns = Vec::new();
@@ -84,7 +90,7 @@ pub fn play_out(start: Position, searcher: &mut Searcher, nodes: u64) -> PlayedG
                 adjudicated: false,
             };
         }
-        if turns.len() >= MAX_PLIES {
+        if turns.len() >= max_plies {
             return PlayedGame {
                 turns,
                 result: GameResult::Draw,
@@ -144,7 +150,7 @@ pub fn play_game(nodes: u64, seed: u64) -> Vec<Sample> {
         hash_mb: 4,
         ..SearchOptions::default()
     });
-    let game = play_out(pos, &mut searcher, nodes);
+    let game = play_out(pos, &mut searcher, nodes, MAX_PLIES);
     let white_score = game.white_score();
     game.turns
         .into_iter()
@@ -210,6 +216,37 @@ mod tests {
         let score = a[0].white_score;
         assert!(a.iter().all(|s| s.white_score == score));
         assert!([0.0, 0.5, 1.0].contains(&score));
+    }
+
+    #[test]
+    fn a_played_game_ends_as_its_final_count_says() {
+        let mut searcher = Searcher::new(SearchOptions::default());
+        let game = play_out(Position::startpos(), &mut searcher, 200, MAX_PLIES);
+        assert!(!game.adjudicated);
+        let [white, black] = game.final_count;
+        let expected = match white.cmp(&black) {
+            std::cmp::Ordering::Greater => GameResult::Win(Side::White),
+            std::cmp::Ordering::Less => GameResult::Win(Side::Black),
+            std::cmp::Ordering::Equal => GameResult::Draw,
+        };
+        assert_eq!(game.result, expected);
+        let mut pos = Position::startpos();
+        for turn in &game.turns {
+            assert_eq!(turn.position, pos);
+            pos.play(turn.best);
+        }
+        let (_, end) = pos.game_over().expect("the game is over");
+        assert_eq!(pos.final_count(end), game.final_count);
+    }
+
+    #[test]
+    fn a_long_game_is_adjudicated_a_draw_with_the_count_then() {
+        let mut searcher = Searcher::new(SearchOptions::default());
+        let game = play_out(Position::startpos(), &mut searcher, 100, 6);
+        assert!(game.adjudicated);
+        assert_eq!(game.result, GameResult::Draw);
+        assert_eq!(game.turns.len(), 6);
+        assert_eq!(game.final_count.iter().sum::<u32>(), 162);
     }
 
     #[test]

@@ -155,7 +155,12 @@ pub fn play(
 ) -> GameRecords {
     let opening = opening(suite, recipe, index);
     searcher.new_game();
-    let game = selfplay::play_out(opening.position, searcher, recipe.nodes);
+    let game = selfplay::play_out(
+        opening.position,
+        searcher,
+        recipe.nodes,
+        selfplay::MAX_PLIES,
+    );
     let mut counts = Counts {
         games: 1,
         adjudicated: game.adjudicated as u64,
