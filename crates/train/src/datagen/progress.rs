@@ -55,15 +55,17 @@ impl Progress {
         match &self.bar {
             Some(bar) => {
                 bar.set_position(self.counts.games);
+                let rates = rates.join("  ");
                 bar.set_message(format!("{} positions kept  {rates}", self.counts.kept));
             }
             None if self.last_line.elapsed() >= PLAIN_EVERY => {
                 self.last_line = Instant::now();
                 eprintln!(
-                    "datagen: {}/{} games, {} positions kept, {rates}, ETA {}",
+                    "datagen: {}/{} games, {} positions kept, {}, ETA {}",
                     self.counts.games,
                     self.total,
                     self.counts.kept,
+                    rates.join(", "),
                     self.eta()
                 );
             }
@@ -75,13 +77,13 @@ impl Progress {
         self.started.elapsed().as_secs_f64().max(1e-3)
     }
 
-    fn rates(&self) -> String {
+    /// Kept positions per second and games per second.
+    fn rates(&self) -> [String; 2] {
         let seconds = self.seconds();
-        format!(
-            "{:.0} positions/s  {:.2} games/s",
-            self.counts.kept as f64 / seconds,
-            self.counts.games as f64 / seconds
-        )
+        [
+            format!("{:.0} positions/s", self.counts.kept as f64 / seconds),
+            format!("{:.2} games/s", self.counts.games as f64 / seconds),
+        ]
     }
 
     fn eta(&self) -> String {
