@@ -128,7 +128,7 @@ impl Stats {
 
 /// The value (an index of `counts`) at fraction `q` of `total` items.
 fn quantile(counts: &[u64], total: u64, q: f64) -> usize {
-    let rank = ((total - 1) as f64 * q).round() as u64;
+    let rank = (total.saturating_sub(1) as f64 * q).round() as u64;
     let mut seen = 0;
     for (value, &n) in counts.iter().enumerate() {
         seen += n;
@@ -166,4 +166,45 @@ pub fn read(path: &Path) -> Result<Stats, InfoError> {
         stats.add(&record);
     }
     Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tuzdyk_rules::{Move, Position};
+
+    fn record(score: i16, result: GameResult) -> Record {
+        Record {
+            position: Position::startpos(),
+            score,
+            result,
+            final_count: [81, 81],
+            best: Move::from_index(0),
+            adjudicated: false,
+        }
+    }
+
+    #[test]
+    fn the_report_counts_results_and_summarises_scores() {
+        let mut stats = Stats::default();
+        assert_eq!(stats.report(), "records 0\n");
+        for (score, result) in [
+            (-300, GameResult::Win(Side::Black)),
+            (0, GameResult::Draw),
+            (100, GameResult::Win(Side::White)),
+            (200, GameResult::Win(Side::Black)),
+        ] {
+            stats.add(&record(score, result));
+        }
+        assert_eq!(stats.results, [2, 1, 1]);
+        assert_eq!(stats.score_agrees, [2, 3]);
+        let report = stats.report();
+        assert!(report.contains("White won 1 (25.0%), draw 1 (25.0%), Black won 2 (50.0%)"));
+        assert!(report.contains("mean 0.0 "), "{report}");
+        assert!(
+            report.contains("min -300 p10 -300 median 100 p90 200 max 200"),
+            "{report}"
+        );
+        assert!(report.contains("ply min 0 median 0 max 0"), "{report}");
+    }
 }
