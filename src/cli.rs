@@ -59,6 +59,8 @@ pub enum Command {
     Tune(tuzdyk_train::Args),
     /// Generate training data for a network from self-play (docs/datagen.md).
     Datagen(tuzdyk_train::datagen::Args),
+    /// Train the network evaluation from datagen files.
+    Train(tuzdyk_train::network::command::Args),
     /// Replay game records and check every move and annotation.
     Replay {
         /// Files in PlayOK notation.
@@ -104,6 +106,7 @@ pub fn run() -> ExitCode {
         Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
         Some(Command::Tune(args)) => tuzdyk_train::run(args),
         Some(Command::Datagen(args)) => tuzdyk_train::datagen::run(args),
+        Some(Command::Train(args)) => tuzdyk_train::network::command::run(args),
     }
 }
 

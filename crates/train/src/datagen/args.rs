@@ -4,6 +4,10 @@
 use std::ops::Range;
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::Arc;
+
+use tuzdyk_search::eval::Evaluator;
+use tuzdyk_search::eval::network::Network;
 
 /// `tuzdyk datagen` arguments.
 #[derive(clap::Args, Debug)]
@@ -28,6 +32,10 @@ pub struct Args {
     /// Play only shard K of N (K from 0): games [K*games/N, (K+1)*games/N).
     #[arg(long, value_name = "K/N", default_value = "0/1")]
     pub shard: Shard,
+    /// The evaluation the engine plays with: classic, network (the built-in
+    /// one), or a network file.
+    #[arg(long, value_name = "EVAL", default_value = "classic")]
+    pub eval: String,
     /// Random plies played after a suite opening, MIN..MAX (inclusive).
     #[arg(long, value_name = "MIN..MAX", default_value = "2..6")]
     pub random_plies: PliesRange,
@@ -38,7 +46,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["games", "nodes", "seed", "threads", "shard", "random_plies", "out"]
+        conflicts_with_all = ["games", "nodes", "seed", "threads", "shard", "random_plies", "out", "eval"]
     )]
     pub info: Option<PathBuf>,
 }
@@ -165,5 +173,35 @@ mod tests {
         assert_eq!(range("6..2"), Err(PliesError::Reversed));
         assert_eq!(range("2..x"), Err(PliesError::Form));
         assert_eq!(range("0..41"), Err(PliesError::TooMany));
+    }
+}
+
+/// Why `--eval` names no evaluation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    #[error("--eval network: this program has no built-in network")]
+    NoBuiltIn,
+    #[error("--eval '{path}': {reason}")]
+    File { path: String, reason: String },
+}
+
+impl Args {
+    /// The evaluation `--eval` names.
+    pub fn evaluator(&self) -> Result<Evaluator, EvalError> {
+        match self.eval.as_str() {
+            "classic" => Ok(Evaluator::Classic),
+            "network" => Network::built_in()
+                .map(Evaluator::Network)
+                .ok_or(EvalError::NoBuiltIn),
+            path => {
+                let error = |reason: String| EvalError::File {
+                    path: path.to_string(),
+                    reason,
+                };
+                let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+                let network = Network::from_bytes(&bytes).map_err(|e| error(e.to_string()))?;
+                Ok(Evaluator::Network(Arc::new(network)))
+            }
+        }
     }
 }

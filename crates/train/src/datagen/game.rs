@@ -22,6 +22,7 @@
 
 use tuzdyk_rules::rng::{self, SplitMix64};
 use tuzdyk_rules::{Position, TOTAL_STONES};
+use tuzdyk_search::eval::Evaluator;
 use tuzdyk_search::score::MATE_BOUND;
 use tuzdyk_search::{SearchOptions, Searcher};
 
@@ -87,9 +88,11 @@ pub struct GameRecords {
 
 /// What decides every game: the same recipe gives the same game `index`
 /// whatever the thread count or shard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recipe {
     pub seed: u64,
+    /// The evaluation both sides play with.
+    pub evaluator: Evaluator,
     /// Nodes searched per move.
     pub nodes: u64,
     /// Random plies after a suite opening.
@@ -188,10 +191,11 @@ pub fn play(
 }
 
 /// A searcher for datagen games: one thread, a [`HASH_MB`] table.
-pub fn searcher() -> Searcher {
+pub fn searcher(evaluator: &Evaluator) -> Searcher {
     Searcher::new(SearchOptions {
         threads: 1,
         hash_mb: HASH_MB,
+        evaluator: evaluator.clone(),
         ..SearchOptions::default()
     })
 }
@@ -203,6 +207,7 @@ mod tests {
     fn recipe(nodes: u64) -> Recipe {
         Recipe {
             seed: 5,
+            evaluator: Evaluator::Classic,
             nodes,
             random_plies: PliesRange { min: 2, max: 6 },
         }
@@ -251,7 +256,7 @@ mod tests {
         let index = (0..50)
             .find(|&i| !opening(&suite, &fixed, i).varied)
             .expect("some game starts from a suite position unchanged");
-        let game = play(&mut searcher(), &suite, &fixed, index);
+        let game = play(&mut searcher(&Evaluator::Classic), &suite, &fixed, index);
         assert_eq!(game.counts.opening, 1);
         let start = opening(&suite, &fixed, index).position;
         assert!(game.records.iter().all(|r| r.position != start));
@@ -260,7 +265,7 @@ mod tests {
     #[test]
     fn kept_positions_pass_every_filter_and_the_counts_add_up() {
         let suite = tuzdyk_notation::suite::playok_positions();
-        let mut searcher = searcher();
+        let mut searcher = searcher(&Evaluator::Classic);
         for index in 0..3 {
             let game = play(&mut searcher, &suite, &recipe(200), index);
             let c = game.counts;
@@ -282,10 +287,10 @@ mod tests {
     #[test]
     fn a_game_is_the_same_after_other_games() {
         let suite = tuzdyk_notation::suite::playok_positions();
-        let mut used = searcher();
+        let mut used = searcher(&Evaluator::Classic);
         play(&mut used, &suite, &recipe(200), 0);
         let after = play(&mut used, &suite, &recipe(200), 1);
-        let fresh = play(&mut searcher(), &suite, &recipe(200), 1);
+        let fresh = play(&mut searcher(&Evaluator::Classic), &suite, &recipe(200), 1);
         assert_eq!(after, fresh);
     }
 }

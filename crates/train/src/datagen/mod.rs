@@ -52,17 +52,23 @@ pub fn run(args: Args) -> ExitCode {
         Ok(file) => file,
         Err(e) => return fail(format!("cannot write {}: {e}", out.display())),
     };
+    let evaluator = match args.evaluator() {
+        Ok(evaluator) => evaluator,
+        Err(e) => return fail(e),
+    };
     let recipe = Recipe {
         seed: args.seed,
+        evaluator,
         nodes: args.nodes,
         random_plies: args.random_plies,
     };
     log::info!(
-        "datagen: games {range:?} of {games} (shard {}/{}), {} nodes, seed {}, {threads} threads",
+        "datagen: games {range:?} of {games} (shard {}/{}), {} nodes, seed {}, {threads} threads, {:?}",
         args.shard.index,
         args.shard.count,
         recipe.nodes,
-        recipe.seed
+        recipe.seed,
+        recipe.evaluator
     );
     let suite = tuzdyk_notation::suite::playok_positions();
     let mut writer = BufWriter::new(file);

@@ -94,7 +94,7 @@ pub fn generate(
             let sender = sender.clone();
             let dispatcher = &dispatcher;
             scope.spawn(move || {
-                let mut searcher = game::searcher();
+                let mut searcher = game::searcher(&recipe.evaluator);
                 while let Some(index) = dispatcher.claim() {
                     let records = game::play(&mut searcher, suite, recipe, index);
                     if sender.send((index, records)).is_err() {
@@ -160,6 +160,7 @@ mod tests {
 
     const RECIPE: Recipe = Recipe {
         seed: 9,
+        evaluator: tuzdyk_search::eval::Evaluator::Classic,
         nodes: 150,
         random_plies: PliesRange { min: 2, max: 6 },
     };

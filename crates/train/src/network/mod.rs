@@ -10,6 +10,7 @@
 //! control of the quantisation limits and bit-for-bit runs for a seed.
 
 pub mod adam;
+pub mod command;
 pub mod data;
 pub mod loss;
 pub mod model;

@@ -1,0 +1,123 @@
+//! The learned evaluation end to end through the binary: `tuzdyk datagen`
+//! makes a little data, `tuzdyk train` a network from it, and the engine
+//! plays with it after `setoption name EvalFile` and `Eval network`. A file
+//! that is not a network is refused with one clear line and the previous
+//! evaluation stays. Small runs only.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use common::Engine;
+use tuzdyk_search::eval::network::Network;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("the tuzdyk binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tuzdyk-network-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir.join(name)
+}
+
+fn path(p: &std::path::Path) -> &str {
+    p.to_str().expect("a UTF-8 temp path")
+}
+
+/// A network trained for two epochs on 12 games at 200 nodes.
+fn trained_network() -> PathBuf {
+    let data = scratch("data.bin");
+    let net = scratch("net.tznn");
+    let output = run(&[
+        "datagen", "--games", "12", "--nodes", "200", "--seed", "4", "--out", path(&data),
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = run(&[
+        "train",
+        path(&data),
+        "--out",
+        path(&net),
+        "--epochs",
+        "2",
+        "--batch",
+        "256",
+        "--validation-every",
+        "4",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("epoch 2/2: training loss "), "{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("network "), "{stdout}");
+    net
+}
+
+#[test]
+fn a_trained_network_loads_and_plays() {
+    let net = trained_network();
+    let network = Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    let mut engine = Engine::start();
+    engine.command("uci");
+    let lines = engine.command(&format!("setoption name EvalFile value {}", path(&net)));
+    assert!(lines.is_empty(), "{lines:?}");
+    let lines = engine.command("setoption name Eval value network");
+    assert!(lines.is_empty(), "{lines:?}");
+    engine.command("position startpos moves 6");
+    let eval = engine.command("eval");
+    let last = eval.last().expect("eval lines");
+    assert!(
+        last.starts_with(&format!("eval network {} total cp ", network.id())),
+        "{eval:?}"
+    );
+    let expected = network.evaluate(&common::play(&tuzdyk_rules::Position::startpos(), &[6]));
+    assert!(last.ends_with(&format!(" cp {expected}")), "{last} vs {expected}");
+    let search = engine.go("go depth 4");
+    assert!(search.last().unwrap().starts_with("bestmove "), "{search:?}");
+}
+
+#[test]
+fn a_bad_network_file_is_refused_and_the_evaluation_stays() {
+    let bad = scratch("bad.tznn");
+    std::fs::write(&bad, b"TZNN not really").unwrap();
+    let mut engine = Engine::start();
+    engine.command("uci");
+    let lines = engine.command(&format!("setoption name EvalFile value {}", path(&bad)));
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with(&format!("info string error: EvalFile '{}': ", path(&bad))),
+        "{lines:?}"
+    );
+    let missing = engine.command("setoption name EvalFile value /no/such/file.tznn");
+    assert!(missing[0].starts_with("info string error: EvalFile '/no/such/file.tznn': "));
+    // Still classic: eval ends with the classic total.
+    let eval = engine.command("eval");
+    assert!(eval.last().unwrap().starts_with("eval phase "), "{eval:?}");
+    let search = engine.go("go depth 3");
+    assert!(search.last().unwrap().starts_with("bestmove "));
+}
+
+#[test]
+fn train_rejects_bad_input_with_one_line() {
+    let garbage = scratch("garbage.bin");
+    std::fs::write(&garbage, [1u8; 40]).unwrap();
+    for (args, expected) in [
+        (vec!["train", "/no/such.bin", "--out", "x.tznn"], "cannot read"),
+        (vec!["train", path(&garbage), "--out", "x.tznn"], "error: "),
+        (
+            vec!["train", path(&garbage), "--out", "x.tznn", "--lambda", "2"],
+            "--lambda must be between 0 and 1",
+        ),
+    ] {
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
