@@ -175,26 +175,63 @@ pub fn save(path: &Path, samples: &[Sample]) -> std::io::Result<()> {
     out.flush()
 }
 
+/// Why a file of labelled positions cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read {path}: {error}")]
+    Io { path: String, error: std::io::Error },
+    #[error("{path}:{line}: expected '<TFEN> <result>'")]
+    Fields { path: String, line: usize },
+    #[error("{path}:{line}: {error}")]
+    Tfen {
+        path: String,
+        line: usize,
+        error: tuzdyk_notation::tfen::TfenError,
+    },
+    #[error("{path}:{line}: bad result '{result}' (expected 0, 0.5 or 1)")]
+    Result {
+        path: String,
+        line: usize,
+        result: String,
+    },
+}
+
 /// Reads what [`save`] wrote.
-pub fn load(path: &Path) -> Result<Vec<Sample>, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+///
+/// # Errors
+/// [`LoadError`] naming the file, the line and what is wrong with it.
+pub fn load(path: &Path) -> Result<Vec<Sample>, LoadError> {
+    let shown = || path.display().to_string();
+    let io = |error| LoadError::Io {
+        path: shown(),
+        error,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
     let mut samples = Vec::new();
     for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        let bad = |what: String| format!("{}:{}: {what}", path.display(), number + 1);
+        let line = line.map_err(io)?;
+        let line_number = number + 1;
         if line.trim().is_empty() {
             continue;
         }
-        let (text, score) = line
-            .rsplit_once(' ')
-            .ok_or_else(|| bad("expected '<TFEN> <result>'".to_string()))?;
-        let position = tfen::parse(text).map_err(|e| bad(e.to_string()))?;
+        let (text, score) = line.rsplit_once(' ').ok_or_else(|| LoadError::Fields {
+            path: shown(),
+            line: line_number,
+        })?;
+        let position = tfen::parse(text).map_err(|error| LoadError::Tfen {
+            path: shown(),
+            line: line_number,
+            error,
+        })?;
         let white_score = score
             .parse::<f32>()
             .ok()
             .filter(|s| (0.0..=1.0).contains(s))
-            .ok_or_else(|| bad(format!("bad result '{score}'")))?;
+            .ok_or_else(|| LoadError::Result {
+                path: shown(),
+                line: line_number,
+                result: score.to_string(),
+            })?;
         samples.push(Sample {
             position,
             white_score,
