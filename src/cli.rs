@@ -13,6 +13,7 @@ use tuzdyk_engine::bench;
 use tuzdyk_notation::{record, tfen};
 use tuzdyk_protocol::EngineOption;
 use tuzdyk_rules::{Position, perft};
+use tuzdyk_search::eval::Evaluator;
 
 #[derive(Parser, Debug)]
 #[command(name = "tuzdyk", version, about = "A Togyz Kumalak (Toguz Korgool) engine", long_about = None)]
@@ -47,6 +48,10 @@ pub enum Command {
         /// depth with Lazy SMP (the node count then varies run to run).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// The evaluation: classic, network (the built-in one) or a network
+        /// file (default: the engine's default, the `Eval` option's).
+        #[arg(long, value_name = "EVAL")]
+        eval: Option<String>,
     },
     /// Play engines against each other (the match runner is the referee).
     Match(tuzdyk_tools::matches::Args),
@@ -100,7 +105,11 @@ pub fn run() -> ExitCode {
             threads,
         }) => run_perft(depth, fen.as_deref(), divide, threads),
         Some(Command::Replay { files, fen }) => run_replay(&files, fen),
-        Some(Command::Bench { depth, threads }) => run_bench(depth, threads),
+        Some(Command::Bench {
+            depth,
+            threads,
+            eval,
+        }) => run_bench(depth, threads, eval.as_deref()),
         Some(Command::Match(args)) => tuzdyk_tools::matches::run(args),
         Some(Command::Analyse(args)) => tuzdyk_tools::analyse::run(args),
         Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
@@ -213,7 +222,7 @@ fn run_replay(files: &[PathBuf], print_fen: bool) -> ExitCode {
     }
 }
 
-fn run_bench(depth: u32, threads: usize) -> ExitCode {
+fn run_bench(depth: u32, threads: usize, eval: Option<&str>) -> ExitCode {
     if !(1..=64).contains(&depth) {
         return fail(format!("bench depth {depth} is out of range 1..64"));
     }
@@ -221,9 +230,13 @@ fn run_bench(depth: u32, threads: usize) -> ExitCode {
     if !(min..=max).contains(&(threads as i64)) {
         return fail(format!("--threads {threads} is out of range {min}..{max}"));
     }
+    let evaluator = match eval.map(Evaluator::named).transpose() {
+        Ok(evaluator) => evaluator.unwrap_or_default(),
+        Err(e) => return fail(format!("--eval {e}")),
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let report = bench::run_with_threads(depth, threads, |line| {
+    let report = bench::run_with(depth, threads, &evaluator, |line| {
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
     });

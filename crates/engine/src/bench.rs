@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use tuzdyk_rules::Move;
 
 use tuzdyk_notation::tfen;
+use tuzdyk_search::eval::Evaluator;
 use tuzdyk_search::{Limits, SearchOptions, Searcher};
 
 /// The depth `bench` searches when none is given.
@@ -94,20 +95,22 @@ impl BenchReport {
 /// Searches every bench position to `depth` with one thread, calling
 /// `progress` after each. This is the deterministic `bench`.
 pub fn run(depth: u32, progress: impl FnMut(&BenchLine)) -> BenchReport {
-    run_with_threads(depth, 1, progress)
+    run_with(depth, 1, &Evaluator::default(), progress)
 }
 
-/// [`run`] with `threads` Lazy-SMP threads: the time to reach the same
-/// depth measures how well the threads share the work (the node count is
-/// then no longer deterministic).
-pub fn run_with_threads(
+/// [`run`] with `threads` Lazy-SMP threads (the time to reach the same
+/// depth measures how well the threads share the work; the node count is
+/// then no longer deterministic) and the evaluation `evaluator`.
+pub fn run_with(
     depth: u32,
     threads: usize,
+    evaluator: &Evaluator,
     mut progress: impl FnMut(&BenchLine),
 ) -> BenchReport {
     let options = SearchOptions {
         threads: threads.max(1),
         hash_mb: HASH_MB,
+        evaluator: evaluator.clone(),
         ..SearchOptions::default()
     };
     let limits = Limits::depth(depth.max(1));

@@ -67,6 +67,30 @@ impl Evaluator {
         }
     }
 
+    /// The evaluation a command line names: `classic`, `network` (the built-in
+    /// network) or the path of a network file.
+    ///
+    /// # Errors
+    /// [`ChoiceError`] for `network` in a program without a built-in network,
+    /// or a file that cannot be read or is not a network.
+    pub fn named(name: &str) -> Result<Evaluator, ChoiceError> {
+        match name {
+            "classic" => Ok(Evaluator::Classic),
+            "network" => Network::built_in()
+                .map(Evaluator::Network)
+                .ok_or(ChoiceError::NoBuiltIn),
+            path => {
+                let error = |reason: String| ChoiceError::File {
+                    path: path.to_string(),
+                    reason,
+                };
+                let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+                let network = Network::from_bytes(&bytes).map_err(|e| error(e.to_string()))?;
+                Ok(Evaluator::Network(Arc::new(network)))
+            }
+        }
+    }
+
     /// `classic`, or `network <id>`.
     pub fn name(&self) -> String {
         match self {
@@ -74,6 +98,15 @@ impl Evaluator {
             Evaluator::Network(network) => format!("network {}", network.id()),
         }
     }
+}
+
+/// Why a name does not name an evaluation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChoiceError {
+    #[error("network: this program has no built-in network")]
+    NoBuiltIn,
+    #[error("'{path}': {reason}")]
+    File { path: String, reason: String },
 }
 
 impl Default for Evaluator {

@@ -4,10 +4,8 @@
 use std::ops::Range;
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::Arc;
 
 use tuzdyk_search::eval::Evaluator;
-use tuzdyk_search::eval::network::Network;
 
 /// `tuzdyk datagen` arguments.
 #[derive(clap::Args, Debug)]
@@ -176,32 +174,9 @@ mod tests {
     }
 }
 
-/// Why `--eval` names no evaluation.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum EvalError {
-    #[error("--eval network: this program has no built-in network")]
-    NoBuiltIn,
-    #[error("--eval '{path}': {reason}")]
-    File { path: String, reason: String },
-}
-
 impl Args {
     /// The evaluation `--eval` names.
-    pub fn evaluator(&self) -> Result<Evaluator, EvalError> {
-        match self.eval.as_str() {
-            "classic" => Ok(Evaluator::Classic),
-            "network" => Network::built_in()
-                .map(Evaluator::Network)
-                .ok_or(EvalError::NoBuiltIn),
-            path => {
-                let error = |reason: String| EvalError::File {
-                    path: path.to_string(),
-                    reason,
-                };
-                let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
-                let network = Network::from_bytes(&bytes).map_err(|e| error(e.to_string()))?;
-                Ok(Evaluator::Network(Arc::new(network)))
-            }
-        }
+    pub fn evaluator(&self) -> Result<Evaluator, String> {
+        Evaluator::named(&self.eval).map_err(|e| format!("--eval {e}"))
     }
 }
