@@ -507,10 +507,7 @@ mod tests {
         let start = Position::startpos();
         assert_eq!(position_line(&start, &[]), "position startpos");
         let moves = [Move::from_number(6).unwrap(), Move::from_number(1).unwrap()];
-        assert_eq!(
-            position_line(&start, &moves),
-            "position startpos moves 6 1"
-        );
+        assert_eq!(position_line(&start, &moves), "position startpos moves 6 1");
         let mut after = start;
         after.play(moves[0]);
         assert_eq!(
