@@ -22,9 +22,9 @@ mkdir -p "$out"
 results=$out/results.txt
 : >"$results"
 
-BOTTOM="beginner learner improver apprentice amateur hobbyist regular novice"
+BOTTOM="beginner learner improver apprentice amateur hobbyist regular keen novice"
 STEPS="learner:beginner improver:learner apprentice:improver amateur:apprentice \
-hobbyist:amateur regular:hobbyist novice:regular casual:novice intermediate:casual"
+hobbyist:amateur regular:hobbyist keen:regular novice:keen casual:novice intermediate:casual"
 
 # match <level> <opponent> <limit...>: one match, its result line kept.
 match() {

@@ -55,6 +55,8 @@ pub enum Command {
     Analyse(tuzdyk_tools::analyse::Args),
     /// Play against the engine in the terminal.
     Play(tuzdyk_tools::play::Args),
+    /// Place each level on the PlayOK rating scale by its average loss.
+    Rating(tuzdyk_tools::rating::Args),
     /// Tune the evaluation: self-play games, then logistic regression.
     Tune(tuzdyk_train::Args),
     /// Replay game records and check every move and annotation.
@@ -100,6 +102,7 @@ pub fn run() -> ExitCode {
         Some(Command::Match(args)) => tuzdyk_tools::matches::run(args),
         Some(Command::Analyse(args)) => tuzdyk_tools::analyse::run(args),
         Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
+        Some(Command::Rating(args)) => tuzdyk_tools::rating::run(args),
         Some(Command::Tune(args)) => tuzdyk_train::run(args),
     }
 }

@@ -20,6 +20,7 @@ pub enum Level {
     Amateur,
     Hobbyist,
     Regular,
+    Keen,
     Novice,
     Casual,
     Intermediate,
@@ -38,56 +39,30 @@ pub struct Rating {
     pub elo: i32,
     pub low: i32,
     pub high: i32,
-    /// How the estimate was made.
-    pub source: RatingSource,
-}
-
-/// Where a rating estimate comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RatingSource {
-    /// The level's average loss per move placed on the fit of the PlayOK
-    /// players' losses against their ratings.
-    Loss,
-    /// The rating of the level below plus the Elo of their match: the
-    /// average loss no longer tells strong players apart.
-    Chained,
 }
 
 /// Each level's estimate, as `tuzdyk rating` printed it (STRENGTH.md).
-pub const RATINGS: [(Level, Rating); 15] = [
-    (Level::Beginner, loss(1100, 1060, 1140)),
-    (Level::Learner, loss(1180, 1140, 1220)),
-    (Level::Improver, loss(1260, 1220, 1300)),
-    (Level::Apprentice, loss(1340, 1300, 1380)),
-    (Level::Amateur, loss(1420, 1380, 1460)),
-    (Level::Hobbyist, loss(1500, 1460, 1540)),
-    (Level::Regular, loss(1580, 1540, 1620)),
-    (Level::Novice, loss(1660, 1620, 1700)),
-    (Level::Casual, loss(1740, 1700, 1780)),
-    (Level::Intermediate, loss(1820, 1780, 1860)),
-    (Level::Skilled, chained(1900, 1860, 1940)),
-    (Level::Advanced, chained(1980, 1940, 2020)),
-    (Level::Expert, chained(2060, 2020, 2100)),
-    (Level::Greedy, loss(1150, 1110, 1190)),
-    (Level::Greedy2, loss(1400, 1360, 1440)),
+pub const RATINGS: [(Level, Rating); 16] = [
+    (Level::Beginner, rating(1100, 1060, 1140)),
+    (Level::Learner, rating(1180, 1140, 1220)),
+    (Level::Improver, rating(1260, 1220, 1300)),
+    (Level::Apprentice, rating(1340, 1300, 1380)),
+    (Level::Amateur, rating(1420, 1380, 1460)),
+    (Level::Hobbyist, rating(1500, 1460, 1540)),
+    (Level::Regular, rating(1580, 1540, 1620)),
+    (Level::Keen, rating(1620, 1600, 1640)),
+    (Level::Novice, rating(1660, 1620, 1700)),
+    (Level::Casual, rating(1740, 1700, 1780)),
+    (Level::Intermediate, rating(1820, 1780, 1860)),
+    (Level::Skilled, rating(1900, 1860, 1940)),
+    (Level::Advanced, rating(1980, 1940, 2020)),
+    (Level::Expert, rating(2060, 2020, 2100)),
+    (Level::Greedy, rating(1150, 1110, 1190)),
+    (Level::Greedy2, rating(1400, 1360, 1440)),
 ];
 
-const fn loss(elo: i32, low: i32, high: i32) -> Rating {
-    Rating {
-        elo,
-        low,
-        high,
-        source: RatingSource::Loss,
-    }
-}
-
-const fn chained(elo: i32, low: i32, high: i32) -> Rating {
-    Rating {
-        elo,
-        low,
-        high,
-        source: RatingSource::Chained,
-    }
+const fn rating(elo: i32, low: i32, high: i32) -> Rating {
+    Rating { elo, low, high }
 }
 
 /// The lowest and highest estimate of the ladder: `UCI_Elo`'s range.
@@ -114,7 +89,7 @@ const fn ladder_range() -> (i64, i64) {
 
 impl Level {
     /// Every level: the ladder, weakest first, then the stand-ins.
-    pub const ALL: [Level; 15] = [
+    pub const ALL: [Level; 16] = [
         Level::Beginner,
         Level::Learner,
         Level::Improver,
@@ -122,6 +97,7 @@ impl Level {
         Level::Amateur,
         Level::Hobbyist,
         Level::Regular,
+        Level::Keen,
         Level::Novice,
         Level::Casual,
         Level::Intermediate,
@@ -133,7 +109,7 @@ impl Level {
     ];
 
     /// The ladder, weakest first: each level beats the one below.
-    pub const LADDER: [Level; 13] = [
+    pub const LADDER: [Level; 14] = [
         Level::Beginner,
         Level::Learner,
         Level::Improver,
@@ -141,6 +117,7 @@ impl Level {
         Level::Amateur,
         Level::Hobbyist,
         Level::Regular,
+        Level::Keen,
         Level::Novice,
         Level::Casual,
         Level::Intermediate,
@@ -150,7 +127,7 @@ impl Level {
     ];
 
     /// The `Level` option's names, in the order of [`Level::ALL`].
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 16] = [
         "beginner",
         "learner",
         "improver",
@@ -158,6 +135,7 @@ impl Level {
         "amateur",
         "hobbyist",
         "regular",
+        "keen",
         "novice",
         "casual",
         "intermediate",
@@ -172,8 +150,8 @@ impl Level {
         Level::NAMES[self as usize - 1]
     }
 
-    /// The level's number: 1 (beginner) to 13 (expert) on the ladder, 14
-    /// and 15 for the stand-ins.
+    /// The level's number: 1 (beginner) to 14 (expert) on the ladder, 15
+    /// and 16 for the stand-ins.
     pub const fn number(self) -> u32 {
         self as u32
     }
@@ -189,7 +167,7 @@ impl Level {
     /// use tuzdyk_protocol::Level;
     ///
     /// assert_eq!(Level::parse("Expert"), Some(Level::Expert));
-    /// assert_eq!(Level::parse("8"), Some(Level::Novice));
+    /// assert_eq!(Level::parse("9"), Some(Level::Novice));
     /// assert_eq!(Level::parse("greedy"), Some(Level::Greedy));
     /// assert_eq!(Level::parse("grandmaster"), None);
     /// ```
@@ -205,7 +183,7 @@ impl Level {
         RATINGS
             .iter()
             .find(|(level, _)| *level == self)
-            .map_or(chained(0, 0, 0), |(_, rating)| *rating)
+            .map_or(rating(0, 0, 0), |(_, rating)| *rating)
     }
 
     /// The ladder level whose estimate is closest to `elo` (the weaker of
@@ -250,7 +228,7 @@ mod tests {
             assert_eq!(Level::parse(name), Some(*level));
             assert_eq!(Level::parse(&level.number().to_string()), Some(*level));
         }
-        assert_eq!(Level::parse("16"), None);
+        assert_eq!(Level::parse("17"), None);
         assert_eq!(Level::parse("0"), None);
         let ladder: Vec<Level> = Level::ALL.into_iter().filter(|l| l.is_ladder()).collect();
         assert_eq!(ladder, Level::LADDER);

@@ -109,7 +109,7 @@ pub const OPTIONS: [OptionSpec; 9] = [
             default: "expert",
             values: &Level::NAMES,
         },
-        help: "playing strength: a ladder level by name or number 1-13, or a stand-in for new players (greedy, greedy2)",
+        help: "playing strength: a ladder level by name or number 1-14, or a stand-in for new players (greedy, greedy2)",
     },
     OptionSpec {
         option: EngineOption::LimitStrength,
@@ -298,7 +298,7 @@ mod tests {
         assert_eq!(EngineOption::by_name("Foo"), None);
         assert_eq!(
             EngineOption::Level.spec().declaration(),
-            "option name Level type combo default expert var beginner var learner var improver var apprentice var amateur var hobbyist var regular var novice var casual var intermediate var skilled var advanced var expert var greedy var greedy2"
+            "option name Level type combo default expert var beginner var learner var improver var apprentice var amateur var hobbyist var regular var keen var novice var casual var intermediate var skilled var advanced var expert var greedy var greedy2"
         );
     }
 
@@ -332,8 +332,8 @@ mod tests {
             Err(CommandError::OptionNeedsValue(_))
         ));
         let level = EngineOption::Level.spec();
-        assert_eq!(level.parse_value(Some("Casual")), Ok(OptionValue::Combo(8)));
-        assert_eq!(level.parse_value(Some("13")), Ok(OptionValue::Combo(12)));
+        assert_eq!(level.parse_value(Some("Casual")), Ok(OptionValue::Combo(9)));
+        assert_eq!(level.parse_value(Some("14")), Ok(OptionValue::Combo(13)));
         let error = level
             .parse_value(Some("grandmaster"))
             .unwrap_err()
