@@ -134,7 +134,7 @@ pub fn review(args: &Args) -> Result<Vec<Record>, String> {
                             break;
                         }
                     }
-                    if (i + 1) % 100 == 0 {
+                    if (i + 1).is_multiple_of(100) {
                         eprintln!("reviewed {} of {} games", i + 1, all.len());
                     }
                 }
@@ -231,7 +231,7 @@ pub fn read(path: &Path) -> Result<Vec<Record>, String> {
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     text.lines()
         .enumerate()
-        .filter(|(i, line)| !(*i == 0 && *line == HEADER) && !line.trim().is_empty())
+        .filter(|(i, line)| !(line.trim().is_empty() || (*i == 0 && *line == HEADER)))
         .map(|(i, line)| {
             parse_line(line)
                 .ok_or_else(|| format!("{}:{}: not a sample line: '{line}'", path.display(), i + 1))
