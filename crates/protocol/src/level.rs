@@ -41,28 +41,41 @@ pub struct Rating {
     pub high: i32,
 }
 
-/// Each level's estimate, as `tuzdyk rating` printed it (STRENGTH.md).
+/// Each level's estimate, as `scripts/rating.sh` (`tuzdyk rating`) printed
+/// it at 1783c5d+ (STRENGTH.md, "The levels' PlayOK ratings").
 pub const RATINGS: [(Level, Rating); 16] = [
-    (Level::Beginner, rating(1100, 1060, 1140)),
-    (Level::Learner, rating(1180, 1140, 1220)),
-    (Level::Improver, rating(1260, 1220, 1300)),
-    (Level::Apprentice, rating(1340, 1300, 1380)),
-    (Level::Amateur, rating(1420, 1380, 1460)),
-    (Level::Hobbyist, rating(1500, 1460, 1540)),
-    (Level::Regular, rating(1580, 1540, 1620)),
-    (Level::Keen, rating(1620, 1600, 1640)),
-    (Level::Novice, rating(1660, 1620, 1700)),
-    (Level::Casual, rating(1740, 1700, 1780)),
-    (Level::Intermediate, rating(1820, 1780, 1860)),
-    (Level::Skilled, rating(1900, 1860, 1940)),
-    (Level::Advanced, rating(1980, 1940, 2020)),
-    (Level::Expert, rating(2060, 2020, 2100)),
-    (Level::Greedy, rating(1150, 1110, 1190)),
-    (Level::Greedy2, rating(1400, 1360, 1440)),
+    (Level::Beginner, rating(1186, 1092, 1280)),
+    (Level::Learner, rating(1341, 1264, 1419)),
+    (Level::Improver, rating(1521, 1465, 1577)),
+    (Level::Apprentice, rating(1681, 1664, 1698)),
+    (Level::Amateur, rating(1851, 1796, 1907)),
+    (Level::Hobbyist, rating(2013, 1937, 2090)),
+    (Level::Regular, rating(2177, 2084, 2270)),
+    (Level::Keen, rating(2277, 2172, 2383)),
+    (Level::Novice, rating(2426, 2309, 2544)),
+    (Level::Casual, rating(2634, 2504, 2764)),
+    (Level::Intermediate, rating(2846, 2704, 2988)),
+    (Level::Skilled, rating(3006, 2857, 3155)),
+    (Level::Advanced, rating(3139, 2982, 3296)),
+    (Level::Expert, rating(3330, 3165, 3494)),
+    (Level::Greedy, rating(1233, 1128, 1339)),
+    (Level::Greedy2, rating(1735, 1684, 1786)),
 ];
 
 const fn rating(elo: i32, low: i32, high: i32) -> Rating {
     Rating { elo, low, high }
+}
+
+/// [`Level::LADDER`] followed by the two stand-ins.
+const fn ladder_then_stand_ins() -> [Level; 16] {
+    let mut all = [Level::Greedy2; 16];
+    let mut i = 0;
+    while i < Level::LADDER.len() {
+        all[i] = Level::LADDER[i];
+        i += 1;
+    }
+    all[Level::LADDER.len()] = Level::Greedy;
+    all
 }
 
 /// The lowest and highest estimate of the ladder: `UCI_Elo`'s range.
@@ -89,24 +102,7 @@ const fn ladder_range() -> (i64, i64) {
 
 impl Level {
     /// Every level: the ladder, weakest first, then the stand-ins.
-    pub const ALL: [Level; 16] = [
-        Level::Beginner,
-        Level::Learner,
-        Level::Improver,
-        Level::Apprentice,
-        Level::Amateur,
-        Level::Hobbyist,
-        Level::Regular,
-        Level::Keen,
-        Level::Novice,
-        Level::Casual,
-        Level::Intermediate,
-        Level::Skilled,
-        Level::Advanced,
-        Level::Expert,
-        Level::Greedy,
-        Level::Greedy2,
-    ];
+    pub const ALL: [Level; 16] = ladder_then_stand_ins();
 
     /// The ladder, weakest first: each level beats the one below.
     pub const LADDER: [Level; 14] = [

@@ -147,7 +147,10 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(2);
     };
     print_fit(&line, &samples);
-    let steps = anchor::chain(&counted, &chains);
+    // Every game counts for the steps' Elo: leaving out the short ones
+    // would leave out the quickest wins.
+    let all: Vec<&Record> = records.iter().collect();
+    let steps = anchor::chain(&all, &chains);
     let losses = |level: Level| -> Vec<f64> {
         counted
             .iter()
@@ -165,7 +168,7 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: the rated players' mean loss is outside the levels' losses: no anchor");
         return ExitCode::from(2);
     };
-    let estimates = estimates(&counted, &steps, &anchor);
+    let estimates = estimates(&all, &steps, &anchor);
     print_levels(&estimates, &anchor, &losses);
     ExitCode::SUCCESS
 }
