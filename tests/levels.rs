@@ -127,8 +127,9 @@ fn uci_elo_is_clamped_and_sets_the_closest_level_when_limited() {
     );
     for level in Level::LADDER {
         let elo = level.rating().elo;
+        let near = (i64::from(elo) + 1).min(max);
         assert_eq!(
-            engine.command(&format!("setoption name UCI_Elo value {}", elo + 1)),
+            engine.command(&format!("setoption name UCI_Elo value {near}")),
             vec![format!("info string Level set to {level} (UCI_Elo {elo})")]
         );
         let line = option_line(&mut engine, "uci", "uciok", "Level");
