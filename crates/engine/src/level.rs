@@ -1,23 +1,29 @@
-//! How each playing level chooses its move, in one of two styles.
+//! How each playing level chooses its move: each move it either glances
+//! or searches ([`Way`]), as its [`Style`] says.
 //!
-//! - [`Style::Glance`]: no search, what a new player sees at a glance. For
-//!   each move it sees what the move takes at once (its own capture or
-//!   tuzdik) with one chance, and the opponent's best immediate answer to it
-//!   (their capture or tuzdik) with another, each drawn anew for every move;
-//!   it plays the move that looks best, at random among equals. It misses
-//!   the opponent's threats and its own captures the way people do, sows
-//!   into the opponent's tuzdik without noticing, and knows nothing of the
-//!   ending. A move that wins the game at once is always seen. The two
-//!   stand-ins for new players are glances that see everything: `greedy`
-//!   its own gains only, `greedy2` the opponent's answer too.
-//! - [`Style::Search`]: it searches at most a fixed number of nodes (so that
-//!   it plays alike on any machine), scores every root move, and draws one
-//!   from a softmax over their scores, so that a mistake is usually a
-//!   plausible move a little worse than the best, and only rarely a bad
-//!   one. Expert searches without a cap and plays its best.
+//! - A glance: no search, what a new player sees at a glance. For each move
+//!   it sees what the move adds to its kazan at once (a capture, a tuzdik)
+//!   with the chance `own`, drawn anew for every move; with the chance
+//!   `look`, drawn once for the whole choice, it also looks at the
+//!   opponent's best immediate answer to every move and subtracts it. It
+//!   plays the move that looks best, at random among equals. So it misses
+//!   the opponent's threats on the moves it does not look, sometimes its
+//!   own captures, sows into the opponent's tuzdik without noticing, and
+//!   knows nothing of the ending. A move that wins the game at once is
+//!   always seen. The two stand-ins for new players are glances that see
+//!   everything: `greedy` its own gains only, `greedy2` the answers too.
+//!   (A chance to see each move's threat apart fails: the best-looking move
+//!   is then the one whose threat went unseen.)
+//! - A search of at most a fixed number of nodes (so that the level plays
+//!   alike on any machine), every root move scored, and a draw from a
+//!   softmax over their scores, so that a mistake is usually a plausible
+//!   move a little worse than the best, and only rarely a bad one. Expert
+//!   searches without a cap and plays its best.
 //!
-//! The numbers are calibrated by matches (STRENGTH.md): beginner scores
-//! 30-50% against greedy, and each ladder level 60-80% against the one below.
+//! A level searches with the chance `think` per move and glances (as
+//! `greedy2`) otherwise. The numbers are calibrated by matches
+//! (STRENGTH.md): beginner scores 30-50% against greedy, and each ladder
+//! level 60-80% against the one below.
 
 use tuzdyk_protocol::Level;
 use tuzdyk_rules::rng::SplitMix64;
