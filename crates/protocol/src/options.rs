@@ -109,7 +109,7 @@ pub const OPTIONS: [OptionSpec; 9] = [
             default: "expert",
             values: &Level::NAMES,
         },
-        help: "playing strength: a ladder level by name or number 1-14, or a stand-in for new players (greedy, greedy2)",
+        help: "playing strength: a ladder level by name or number 1-14, or a stand-in for new players (greedy, greedy2); each level's PlayOK rating estimate is in Level::rating, protocol.md and tuzdyk play --help",
     },
     OptionSpec {
         option: EngineOption::LimitStrength,
