@@ -60,6 +60,8 @@ pub enum Command {
     Analyse(tuzdyk_tools::analyse::Args),
     /// Play against the engine in the terminal.
     Play(tuzdyk_tools::play::Args),
+    /// Place each level on the PlayOK rating scale by its average loss.
+    Rating(tuzdyk_tools::rating::Args),
     /// Tune the evaluation: self-play games, then logistic regression.
     Tune(tuzdyk_train::Args),
     /// Generate training data for a network from self-play (docs/datagen.md).
@@ -113,6 +115,7 @@ pub fn run() -> ExitCode {
         Some(Command::Match(args)) => tuzdyk_tools::matches::run(args),
         Some(Command::Analyse(args)) => tuzdyk_tools::analyse::run(args),
         Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
+        Some(Command::Rating(args)) => tuzdyk_tools::rating::run(args),
         Some(Command::Tune(args)) => tuzdyk_train::run(args),
         Some(Command::Datagen(args)) => tuzdyk_train::datagen::run(args),
         Some(Command::Train(args)) => tuzdyk_train::network::command::run(args),

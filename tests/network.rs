@@ -35,9 +35,21 @@ fn trained_network() -> PathBuf {
     let data = scratch("data.bin");
     let net = scratch("net.tznn");
     let output = run(&[
-        "datagen", "--games", "12", "--nodes", "200", "--seed", "4", "--out", path(&data),
+        "datagen",
+        "--games",
+        "12",
+        "--nodes",
+        "200",
+        "--seed",
+        "4",
+        "--out",
+        path(&data),
     ]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let output = run(&[
         "train",
         path(&data),
@@ -76,9 +88,15 @@ fn a_trained_network_loads_and_plays() {
         "{eval:?}"
     );
     let expected = network.evaluate(&common::play(&tuzdyk_rules::Position::startpos(), &[6]));
-    assert!(last.ends_with(&format!(" cp {expected}")), "{last} vs {expected}");
+    assert!(
+        last.ends_with(&format!(" cp {expected}")),
+        "{last} vs {expected}"
+    );
     let search = engine.go("go depth 4");
-    assert!(search.last().unwrap().starts_with("bestmove "), "{search:?}");
+    assert!(
+        search.last().unwrap().starts_with("bestmove "),
+        "{search:?}"
+    );
 }
 
 #[test]
@@ -107,7 +125,10 @@ fn train_rejects_bad_input_with_one_line() {
     let garbage = scratch("garbage.bin");
     std::fs::write(&garbage, [1u8; 40]).unwrap();
     for (args, expected) in [
-        (vec!["train", "/no/such.bin", "--out", "x.tznn"], "cannot read"),
+        (
+            vec!["train", "/no/such.bin", "--out", "x.tznn"],
+            "cannot read",
+        ),
         (vec!["train", path(&garbage), "--out", "x.tznn"], "error: "),
         (
             vec!["train", path(&garbage), "--out", "x.tznn", "--lambda", "2"],

@@ -671,7 +671,7 @@ fn a_node_limit_does_not_end_a_ponder_or_infinite_search() {
         ("go ponder wtime 3000 btime 3000", "ponderhit"),
     ] {
         if go.contains("wtime") {
-            engine.send("setoption name Level value beginner");
+            engine.send("setoption name Level value novice");
         }
         engine.send(go);
         let mut lines = engine.sync();
@@ -870,8 +870,10 @@ fn bad_lines() -> Vec<String> {
         "setoption name Ponder value maybe",
         "setoption name Ponder",
         "setoption name Level value grandmaster",
-        "setoption name Level value 8",
+        "setoption name Level value 17",
         "setoption name Level value 0",
+        "setoption name UCI_Elo value strong",
+        "setoption name UCI_LimitStrength value maybe",
         "setoption name Level",
         "setoption name Clear",
         "setoption name ClearHash",
@@ -1115,15 +1117,7 @@ fn every_level_plays_legal_moves_and_keeps_an_immediate_win() {
         &Position::startpos(),
         &random_moves(&Position::startpos(), 30, &mut rng),
     );
-    let levels = [
-        "beginner",
-        "novice",
-        "casual",
-        "intermediate",
-        "skilled",
-        "advanced",
-        "expert",
-    ];
+    let levels = tuzdyk_protocol::Level::NAMES;
     for (number, level) in levels.iter().enumerate() {
         for value in [level.to_string(), (number + 1).to_string()] {
             assert!(

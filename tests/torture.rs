@@ -591,15 +591,50 @@ fn is_defined_notice(line: &str) -> bool {
     if text.starts_with("no legal moves: the game is over (") {
         return true;
     }
+    if is_strength_notice(text) {
+        return true;
+    }
     // `<Name> <n> is out of range <min>..<max>; set to <m>`
     let words: Vec<&str> = text.split(' ').collect();
     matches!(
         words.as_slice(),
         [name, _, "is", "out", "of", "range", _, "set", "to", _]
-            if ["Hash", "Threads", "MultiPV", "MoveOverhead"]
+            if ["Hash", "Threads", "MultiPV", "MoveOverhead", "UCI_Elo"]
                 .iter()
                 .any(|n| n.eq_ignore_ascii_case(name))
     )
+}
+
+/// The notices of the strength options (protocol.md, Levels):
+/// `Level set to <level> (UCI_Elo <n>)`, `UCI_Elo set to <n> (Level
+/// <level>)` and `UCI_Elo <n> is kept; it sets Level when UCI_LimitStrength
+/// is true`.
+fn is_strength_notice(text: &str) -> bool {
+    let words: Vec<&str> = text.split(' ').collect();
+    let number = |w: &str| w.parse::<i64>().is_ok();
+    let level = |w: &str| tuzdyk_protocol::Level::parse(w).is_some_and(|l| l.name() == w);
+    match words.as_slice() {
+        ["Level", "set", "to", name, "(UCI_Elo", n] => {
+            level(name) && n.strip_suffix(')').is_some_and(number)
+        }
+        ["UCI_Elo", "set", "to", n, "(Level", name] => {
+            number(n) && name.strip_suffix(')').is_some_and(level)
+        }
+        [
+            "UCI_Elo",
+            n,
+            "is",
+            "kept;",
+            "it",
+            "sets",
+            "Level",
+            "when",
+            "UCI_LimitStrength",
+            "is",
+            "true",
+        ] => number(n),
+        _ => false,
+    }
 }
 
 fn join(moves: &[u32]) -> String {
@@ -827,8 +862,9 @@ const INVALID_SETOPTION: &[&str] = &[
     "setoption name MoveOverhead value 10ms",
     "setoption name Ponder value maybe",
     "setoption name Level value grandmaster",
-    "setoption name Level value 8",
+    "setoption name Level value 17",
     "setoption name Level value 0",
+    "setoption name UCI_Elo value strong",
     "setoption name Level",
     "setoption name Clear",
 ];
@@ -867,6 +903,8 @@ fn valid_setoption(rng: &mut Rng) -> String {
             "setoption name Level value {}",
             rng.pick(&[
                 "beginner",
+                "amateur",
+                "keen",
                 "novice",
                 "casual",
                 "intermediate",
@@ -874,9 +912,12 @@ fn valid_setoption(rng: &mut Rng) -> String {
                 "advanced",
                 "expert",
                 "Expert",
+                "greedy",
+                "greedy2",
                 "1",
                 "3",
                 "7",
+                "15",
             ])
         ),
         6 => format!(
@@ -888,6 +929,9 @@ fn valid_setoption(rng: &mut Rng) -> String {
                 "Ponder value false",
                 "MoveOverhead value 0",
                 "MoveOverhead value 20",
+                "UCI_LimitStrength value true",
+                "UCI_LimitStrength value false",
+                "UCI_Elo value 1500",
             ])
         ),
         7 => rng
@@ -897,6 +941,8 @@ fn valid_setoption(rng: &mut Rng) -> String {
                 "setoption name MultiPV value 0",
                 "setoption name MultiPV value 12",
                 "setoption name MoveOverhead value -5",
+                "setoption name UCI_Elo value 0",
+                "setoption name UCI_Elo value 9000",
             ])
             .to_string(),
         _ => "setoption name Level value expert".to_string(),

@@ -25,7 +25,8 @@ use tuzdyk_search::{
     SearchResult, Searcher, SideClock, score,
 };
 
-use crate::level;
+use crate::level::{self, Way};
+use crate::strength::Strength;
 
 /// Receives what a search says: its `info` lines and its one `bestmove`.
 pub trait Listener: Send + Sync {
@@ -38,7 +39,8 @@ pub trait Listener: Send + Sync {
 pub struct Settings {
     pub multipv: usize,
     pub ponder: bool,
-    pub level: Level,
+    /// `Level`, `UCI_LimitStrength` and `UCI_Elo`.
+    pub strength: Strength,
     /// Whether the network evaluates (`Eval network`) rather than the
     /// hand-written evaluation.
     pub use_network: bool,
@@ -114,7 +116,7 @@ impl Engine {
             settings: Settings {
                 multipv: spin_default(EngineOption::MultiPv) as usize,
                 ponder: false,
-                level: Level::Expert,
+                strength: Strength::default(),
                 use_network: matches!(options.evaluator, Evaluator::Network(_)),
                 eval_file: BUILT_IN_NETWORK.to_string(),
                 network: Network::built_in(),
@@ -154,7 +156,8 @@ impl Engine {
         self.searcher().new_game();
     }
 
-    /// Sets an option (stops a running search first).
+    /// Sets an option (stops a running search first). Returns the notice
+    /// to print when the change moved another option (the strength options).
     ///
     /// # Errors
     /// [`OptionError`] when a new `Hash` cannot be allocated, an `EvalFile`
@@ -164,14 +167,15 @@ impl Engine {
         &mut self,
         option: EngineOption,
         value: OptionValue,
-    ) -> Result<(), OptionError> {
+    ) -> Result<Option<String>, OptionError> {
         let spin = match value {
             OptionValue::Spin { value, .. } => value.max(0) as usize,
             _ => 0,
         };
         let mut options = self.searcher().options().clone();
+        let mut notice = None;
         match (option, value) {
-            (EngineOption::Hash, _) => return Ok(self.searcher().set_hash(spin)?),
+            (EngineOption::Hash, _) => return Ok(self.searcher().set_hash(spin).map(|()| None)?),
             (EngineOption::ClearHash, _) => self.searcher().clear_hash(),
             (EngineOption::Threads, _) => options.threads = spin,
             (EngineOption::MoveOverhead, _) => {
@@ -180,7 +184,14 @@ impl Engine {
             (EngineOption::MultiPv, _) => self.settings.multipv = spin,
             (EngineOption::Ponder, OptionValue::Check(on)) => self.settings.ponder = on,
             (EngineOption::Level, OptionValue::Combo(index)) => {
-                self.settings.level = Level::ALL.get(index).copied().unwrap_or(Level::Expert);
+                let level = Level::ALL.get(index).copied().unwrap_or(Level::Expert);
+                notice = self.settings.strength.set_level(level);
+            }
+            (EngineOption::LimitStrength, OptionValue::Check(on)) => {
+                notice = self.settings.strength.set_limit(on);
+            }
+            (EngineOption::Elo, OptionValue::Spin { value, .. }) => {
+                notice = self.settings.strength.set_elo(value);
             }
             (EngineOption::Eval, OptionValue::Combo(index)) => {
                 let use_network = EVALUATIONS.get(index) == Some(&"network");
@@ -202,7 +213,7 @@ impl Engine {
             _ => Evaluator::Classic,
         };
         self.searcher().set_options(options);
-        Ok(())
+        Ok(notice)
     }
 
     /// The value an option has now, as `setoption` would give it.
@@ -218,7 +229,9 @@ impl Engine {
             EngineOption::MoveOverhead => options.move_overhead.as_millis().to_string(),
             EngineOption::MultiPv => self.settings.multipv.to_string(),
             EngineOption::Ponder => self.settings.ponder.to_string(),
-            EngineOption::Level => self.settings.level.to_string(),
+            EngineOption::Level => self.settings.strength.level.to_string(),
+            EngineOption::LimitStrength => self.settings.strength.limit.to_string(),
+            EngineOption::Elo => self.settings.strength.elo.to_string(),
             EngineOption::ClearHash => String::new(),
             EngineOption::Eval => {
                 EVALUATIONS[if self.settings.use_network { 0 } else { 1 }].to_string()
@@ -246,13 +259,17 @@ impl Engine {
     pub fn go(&mut self, go: &Go, listener: Arc<dyn Listener>) {
         self.stop();
         let position = *self.position();
-        let level = self.settings.level;
-        let limits = self.limits(go, &position);
+        let level = self.settings.strength.level;
+        self.searches += 1;
+        let seed =
+            position.key() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ clock_seed();
+        let way = level::way(level, seed);
+        let limits = self.limits(go, &position, way);
         let mut searcher = self
             .searcher
             .take()
             .unwrap_or_else(|| Searcher::new(SearchOptions::default()));
-        let lines = if level::chooses(level) {
+        let lines = if level::needs_all_scores(level, way) {
             // A weaker level needs every move's score to choose among them.
             tuzdyk_search::root_moves(&position, &limits).len()
         } else {
@@ -265,16 +282,13 @@ impl Engine {
         });
         let control = Arc::new(searcher.control(&position, &limits));
         let search_control = Arc::clone(&control);
-        self.searches += 1;
-        let seed =
-            position.key() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ clock_seed();
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(16 * 1024 * 1024)
             .spawn(move || {
                 let reporter = InfoReporter(listener.as_ref());
                 let result = searcher.search(&position, &limits, &search_control, &reporter);
-                let best = chosen_move(&searcher, &position, level, &result, seed);
+                let best = chosen_move(&searcher, &position, (level, way), &result, seed);
                 listener.best_move(&best);
                 searcher
             });
@@ -285,20 +299,23 @@ impl Engine {
     }
 
     /// The search limits for `go` in `position`: the side to move's clock,
-    /// and the smaller of `go nodes` and the level's cap.
-    fn limits(&self, go: &Go, position: &Position) -> Limits {
+    /// and the smaller of each `go` limit and the level's cap for its `way`.
+    fn limits(&self, go: &Go, position: &Position, way: Way) -> Limits {
         let side = position.side_to_move().index();
         let clock = go.clock.time[side].map(|time| SideClock {
             time,
             increment: go.clock.increment[side],
             moves_to_go: go.clock.moves_to_go,
         });
-        let nodes = match (go.nodes, level::max_nodes(self.settings.level)) {
+        let smaller = |a: Option<u64>, b: Option<u64>| match (a, b) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        let (max_nodes, max_depth) = level::caps(self.settings.strength.level, way);
+        let nodes = smaller(go.nodes, max_nodes);
+        let depth = smaller(go.depth.map(u64::from), max_depth.map(u64::from));
         Limits {
-            depth: go.depth,
+            depth: depth.map(|d| d as u32),
             nodes,
             movetime: go.movetime,
             clock,
@@ -379,25 +396,30 @@ fn clock_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
-/// The move to play: the search's best, or at a weaker level the one it
-/// draws among the scored root moves.
+/// The move to play: the search's best, or at a weaker level its own
+/// choice among the root moves.
 fn chosen_move(
     searcher: &Searcher,
     position: &Position,
-    level: Level,
+    (level, way): (Level, Way),
     result: &SearchResult,
     seed: u64,
 ) -> BestMove {
-    if !level::chooses(level) || result.root_moves.is_empty() {
-        return BestMove {
+    let chosen = if level::plays_best(level, way) {
+        None
+    } else {
+        level::choose(level, way, position, &result.root_moves, seed)
+            .and_then(|mv| result.root_moves.iter().find(|rm| rm.mv == mv))
+    };
+    match chosen {
+        Some(chosen) => BestMove {
+            mv: Some(chosen.mv),
+            ponder: searcher.expected_reply(position, chosen),
+        },
+        None => BestMove {
             mv: result.best,
             ponder: result.ponder,
-        };
-    }
-    let chosen = &result.root_moves[level::choose(level, &result.root_moves, seed)];
-    BestMove {
-        mv: Some(chosen.mv),
-        ponder: searcher.expected_reply(position, chosen),
+        },
     }
 }
 

@@ -4,6 +4,7 @@
 //!   options, the background search, levels);
 //! - [`server`]: the protocol loop and its one output writer;
 //! - [`level`]: how each playing level chooses its move;
+//! - [`strength`]: `Level`, `UCI_LimitStrength` and `UCI_Elo` in agreement;
 //! - [`bench`]: the fixed benchmark.
 //!
 //! ```
@@ -19,5 +20,6 @@ pub mod bench;
 pub mod engine;
 pub mod level;
 pub mod server;
+pub mod strength;
 
 pub use engine::{Engine, Listener};

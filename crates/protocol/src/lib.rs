@@ -5,7 +5,8 @@
 //! - [`command`]: a typed parser of the lines an engine reads;
 //! - [`go`]: the parameters of `go`;
 //! - [`info`]: `info` and `bestmove` lines and their scores;
-//! - [`options`]: tuzdyk's option table and its levels;
+//! - [`options`]: tuzdyk's option table;
+//! - [`level`]: the playing levels and their rating estimates;
 //! - [`client`]: starting an engine process and talking to it.
 //!
 //! ```
@@ -21,15 +22,16 @@ pub mod client;
 pub mod command;
 pub mod go;
 pub mod info;
+pub mod level;
 pub mod options;
 
 pub use client::{ClientError, EngineId, EngineProcess, EngineSpec, LineSender, SearchReport};
 pub use command::{Command, CommandError, Query};
 pub use go::{Clock, Go};
 pub use info::{BestMove, BestMoveError, Bound, InfoLine, Score};
+pub use level::{Level, Rating};
 pub use options::{
-    BUILT_IN_NETWORK, EVALUATIONS, EngineOption, Level, OPTIONS, OptionKind, OptionSpec,
-    OptionValue,
+    BUILT_IN_NETWORK, EVALUATIONS, EngineOption, OPTIONS, OptionKind, OptionSpec, OptionValue,
 };
 
 /// Which dialect a handshake chose.

@@ -2,77 +2,11 @@
 //! range, and what it is for. The `uci` answer, the `setoption` parser and
 //! the tools' command-line ranges are all derived from [`OPTIONS`].
 
-use std::fmt;
-
 use tuzdyk_notation::excerpt;
 
 use crate::command::CommandError;
-
-/// A playing level, from a beginner a new player can beat to full strength.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    Beginner = 1,
-    Novice = 2,
-    Casual = 3,
-    Intermediate = 4,
-    Skilled = 5,
-    Advanced = 6,
-    Expert = 7,
-}
-
-impl Level {
-    pub const ALL: [Level; 7] = [
-        Level::Beginner,
-        Level::Novice,
-        Level::Casual,
-        Level::Intermediate,
-        Level::Skilled,
-        Level::Advanced,
-        Level::Expert,
-    ];
-
-    /// The `Level` option's names, in order.
-    pub const NAMES: [&'static str; 7] = [
-        "beginner",
-        "novice",
-        "casual",
-        "intermediate",
-        "skilled",
-        "advanced",
-        "expert",
-    ];
-
-    pub const fn name(self) -> &'static str {
-        Level::NAMES[self as usize - 1]
-    }
-
-    /// The level's number, 1 (beginner) to 7 (expert).
-    pub const fn number(self) -> u32 {
-        self as u32
-    }
-
-    /// A level by name (any case) or number 1..7.
-    ///
-    /// ```
-    /// use tuzdyk_protocol::Level;
-    ///
-    /// assert_eq!(Level::parse("Expert"), Some(Level::Expert));
-    /// assert_eq!(Level::parse("5"), Some(Level::Skilled));
-    /// assert_eq!(Level::parse("grandmaster"), None);
-    /// ```
-    pub fn parse(text: &str) -> Option<Level> {
-        let text = text.trim();
-        Level::ALL.into_iter().find(|level| {
-            level.name().eq_ignore_ascii_case(text) || text == level.number().to_string()
-        })
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use crate::level::ELO_RANGE;
+use crate::level::Level;
 
 /// How an option is set, as its `option name ... type ...` line declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +35,8 @@ pub enum EngineOption {
     MoveOverhead,
     Ponder,
     Level,
+    LimitStrength,
+    Elo,
     ClearHash,
     Eval,
     EvalFile,
@@ -130,7 +66,7 @@ pub const EVALUATIONS: [&str; 2] = ["network", "classic"];
 pub const BUILT_IN_NETWORK: &str = "<built-in>";
 
 /// Every option, in the order `uci` lists them.
-pub const OPTIONS: [OptionSpec; 9] = [
+pub const OPTIONS: [OptionSpec; 11] = [
     OptionSpec {
         option: EngineOption::Hash,
         name: "Hash",
@@ -184,7 +120,23 @@ pub const OPTIONS: [OptionSpec; 9] = [
             default: "expert",
             values: &Level::NAMES,
         },
-        help: "playing strength, by name or number 1-7",
+        help: "playing strength: a ladder level by name or number 1-14, or a stand-in for new players (greedy, greedy2); each level's PlayOK rating estimate is in Level::rating, protocol.md and tuzdyk play --help",
+    },
+    OptionSpec {
+        option: EngineOption::LimitStrength,
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+        help: "when true, UCI_Elo sets Level (the UCI convention); when false, Level alone sets the strength",
+    },
+    OptionSpec {
+        option: EngineOption::Elo,
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: ELO_RANGE.1,
+            min: ELO_RANGE.0,
+            max: ELO_RANGE.1,
+        },
+        help: "strength on the PlayOK rating scale: with UCI_LimitStrength true, sets the ladder level whose estimate is closest",
     },
     OptionSpec {
         option: EngineOption::ClearHash,
@@ -382,7 +334,7 @@ mod tests {
         assert_eq!(EngineOption::by_name("Foo"), None);
         assert_eq!(
             EngineOption::Level.spec().declaration(),
-            "option name Level type combo default expert var beginner var novice var casual var intermediate var skilled var advanced var expert"
+            "option name Level type combo default expert var beginner var learner var improver var apprentice var amateur var hobbyist var regular var keen var novice var casual var intermediate var skilled var advanced var expert var greedy var greedy2"
         );
     }
 
@@ -416,13 +368,13 @@ mod tests {
             Err(CommandError::OptionNeedsValue(_))
         ));
         let level = EngineOption::Level.spec();
-        assert_eq!(level.parse_value(Some("Casual")), Ok(OptionValue::Combo(2)));
-        assert_eq!(level.parse_value(Some("7")), Ok(OptionValue::Combo(6)));
+        assert_eq!(level.parse_value(Some("Casual")), Ok(OptionValue::Combo(9)));
+        assert_eq!(level.parse_value(Some("14")), Ok(OptionValue::Combo(13)));
         let error = level
             .parse_value(Some("grandmaster"))
             .unwrap_err()
             .to_string();
-        assert!(error.contains("one of beginner, novice"), "{error}");
+        assert!(error.contains("one of beginner, learner"), "{error}");
         let ponder = EngineOption::Ponder.spec();
         assert_eq!(
             ponder.parse_value(Some("TRUE")),
@@ -433,15 +385,5 @@ mod tests {
             EngineOption::ClearHash.spec().parse_value(None),
             Ok(OptionValue::Button)
         );
-    }
-
-    #[test]
-    fn level_names_match_the_levels() {
-        for (level, name) in Level::ALL.iter().zip(Level::NAMES) {
-            assert_eq!(level.name(), name);
-            assert_eq!(Level::parse(name), Some(*level));
-            assert_eq!(Level::parse(&level.number().to_string()), Some(*level));
-        }
-        assert_eq!(Level::parse("8"), None);
     }
 }

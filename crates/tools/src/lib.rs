@@ -1,5 +1,5 @@
 //! The user tools: engine-vs-engine matches, batch analysis and game review,
-//! and play in the terminal. Each drives engines through the protocol as an
+//! play in the terminal, and the levels' rating on the PlayOK scale. Each drives engines through the protocol as an
 //! outside program would ([`tuzdyk_protocol::client`]); none of them links
 //! the search.
 
@@ -7,6 +7,7 @@ pub mod analyse;
 pub mod json;
 pub mod matches;
 pub mod play;
+pub mod rating;
 
 use tuzdyk_protocol::EngineOption;
 

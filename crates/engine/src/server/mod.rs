@@ -131,8 +131,10 @@ impl Session {
                 if let Some(notice) = value.clamp_notice(option.spec()) {
                     self.out.info_string(&notice);
                 }
-                if let Err(e) = self.engine.set_option(option, value) {
-                    self.out.error(&e.to_string());
+                match self.engine.set_option(option, value) {
+                    Ok(Some(notice)) => self.out.info_string(&notice),
+                    Ok(None) => {}
+                    Err(e) => self.out.error(&e.to_string()),
                 }
             }
             Command::Position(game) => self.engine.set_game(game),

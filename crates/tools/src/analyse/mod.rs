@@ -12,6 +12,8 @@
 
 mod review;
 
+pub use review::PlayerStats;
+
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -19,6 +21,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use tuzdyk_notation::ending::Ending;
+use tuzdyk_notation::record::GameRecord;
 use tuzdyk_notation::record::result_text;
 use tuzdyk_notation::{source, tfen};
 use tuzdyk_protocol::{
@@ -139,30 +142,18 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: {message}");
         return ExitCode::from(2);
     }
-    let spec = match EngineSpec::from_command(args.engine_cmd.as_deref(), "engine") {
-        Ok(spec) => spec,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut engine = match EngineProcess::start(&spec) {
+    let options = [
+        (EngineOption::Threads, args.threads),
+        (EngineOption::Hash, args.hash),
+        (EngineOption::MultiPv, args.multipv),
+    ];
+    let engine = match start_engine(args.engine_cmd.as_deref(), &options) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let options = [
-        (EngineOption::Threads, args.threads),
-        (EngineOption::Hash, args.hash),
-        (EngineOption::MultiPv, args.multipv),
-    ]
-    .map(|(option, value)| (option.spec().name.to_string(), value.to_string()));
-    if let Err(e) = engine.handshake(&options, Duration::from_secs(30)) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
-    }
 
     let sources: Vec<PathBuf> = if args.files.is_empty() {
         vec![PathBuf::from("-")]
@@ -214,6 +205,66 @@ pub fn run(args: Args) -> ExitCode {
     };
     analyser.engine.quit();
     status
+}
+
+/// Starts the engine (`cmd`, or this program) and sets `options`.
+fn start_engine(
+    cmd: Option<&str>,
+    options: &[(EngineOption, u32)],
+) -> Result<EngineProcess, ClientError> {
+    let spec = EngineSpec::from_command(cmd, "engine")?;
+    let mut engine = EngineProcess::start(&spec)?;
+    let options: Vec<(String, String)> = options
+        .iter()
+        .map(|(option, value)| (option.spec().name.to_string(), value.to_string()))
+        .collect();
+    engine.handshake(&options, Duration::from_secs(30))?;
+    Ok(engine)
+}
+
+/// Reviews games for another tool (`tuzdyk rating`): an engine on one
+/// thread at fixed limits, each game from a new game, nothing printed.
+pub struct Reviewer(Analyser);
+
+impl Reviewer {
+    /// Starts the engine (`cmd`, or this program) to search every move to
+    /// `depth`.
+    ///
+    /// # Errors
+    /// [`ClientError`] when the engine cannot be started or set up.
+    pub fn start(cmd: Option<&str>, depth: u32) -> Result<Reviewer, ClientError> {
+        let options = [(EngineOption::Threads, 1), (EngineOption::MultiPv, 1)];
+        let engine = start_engine(cmd, &options)?;
+        Ok(Reviewer(Analyser {
+            engine,
+            go: Go {
+                depth: Some(depth),
+                ..Go::default()
+            },
+            timeout: Duration::from_secs(30 * 24 * 3600),
+            json: false,
+            thresholds: review::DEFAULT_THRESHOLDS.map(|t| t as i32),
+            bad_inputs: 0,
+        }))
+    }
+
+    /// Each player's totals over `game` (White's first); `None` when the
+    /// engine rejected one of its positions.
+    ///
+    /// # Errors
+    /// [`ClientError`] when the engine fails.
+    pub fn review(&mut self, game: &GameRecord) -> Result<Option<[PlayerStats; 2]>, ClientError> {
+        match self.0.score_game(None, game) {
+            Ok(stats) => Ok(stats),
+            Err(Stop::Engine(e)) => Err(e),
+            Err(Stop::OutputClosed) => Ok(None),
+        }
+    }
+
+    /// Ends the engine.
+    pub fn quit(self) {
+        self.0.engine.quit();
+    }
 }
 
 /// What a source holds, decided by its first significant line.

@@ -19,7 +19,7 @@
 use tuzdyk_notation::record::{GameRecord, move_token, result_text};
 use tuzdyk_notation::tfen;
 use tuzdyk_protocol::Score;
-use tuzdyk_rules::{GameResult, Move, Position, Side};
+use tuzdyk_rules::{GameResult, Move, Ply, Position, Side};
 
 use super::{Analyser, Stop, move_strings, score_fields, score_text};
 use crate::json;
@@ -54,7 +54,7 @@ pub fn move_accuracy(loss: i32) -> f64 {
 
 /// One player's totals over a game.
 #[derive(Clone, Debug, Default)]
-struct PlayerStats {
+pub struct PlayerStats {
     moves: u32,
     /// Moves with a loss (the engine scored both sides of them).
     scored: u32,
@@ -64,7 +64,13 @@ struct PlayerStats {
 }
 
 impl PlayerStats {
-    fn average_loss(&self) -> f64 {
+    /// Moves the engine scored both sides of.
+    pub fn scored(&self) -> u32 {
+        self.scored
+    }
+
+    /// The average loss per scored move, in centi-stones.
+    pub fn average_loss(&self) -> f64 {
         if self.scored == 0 {
             0.0
         } else {
@@ -79,6 +85,16 @@ impl PlayerStats {
             self.accuracy_sum / self.scored as f64
         }
     }
+}
+
+/// A move's review with where it is, for its output line.
+struct Reviewed<'a> {
+    source: &'a str,
+    index: usize,
+    ply: usize,
+    review: &'a MoveReview,
+    loss: Option<i32>,
+    mark: Option<&'static str>,
 }
 
 /// What the review found about one move.
@@ -112,86 +128,9 @@ impl Analyser {
                 self.go.parameters()
             ))?;
         }
-        self.engine.send("ucinewgame")?;
-        let mut stats = [PlayerStats::default(), PlayerStats::default()];
-        for (ply, step) in game.game.plies().iter().enumerate() {
-            let (before, mv) = (step.before, step.mv);
-            let mover = step.mover();
-            let token = move_token(mv, &step.outcome, &step.after, mover);
-            let review = match self.review_move(&before, mv, &step.after)? {
-                Ok(review) => review,
-                Err(message) => {
-                    self.bad(&format!(
-                        "{source}: game {index}, ply {}: the engine rejected the position: {message}",
-                        ply + 1
-                    ));
-                    return Ok(());
-                }
-            };
-            let loss = match (review.before, review.after) {
-                (Some(b), Some(a)) => Some((capped(b) - capped(a)).max(0)),
-                _ => None,
-            };
-            let mark = loss.and_then(|loss| {
-                (0..3)
-                    .rev()
-                    .find(|&k| loss >= self.thresholds[k])
-                    .map(|k| MARKS[k])
-            });
-            let player = &mut stats[mover.index()];
-            player.moves += 1;
-            if let Some(loss) = loss {
-                player.scored += 1;
-                player.total_loss += loss as i64;
-                player.accuracy_sum += move_accuracy(loss);
-                if let Some(k) = MARKS.iter().position(|&m| Some(m) == mark) {
-                    player.marks[k] += 1;
-                }
-            }
-            let number = before.fullmove();
-            let line = if self.json {
-                let mut object = json::Object::new();
-                object
-                    .str("type", "move")
-                    .str("source", source)
-                    .int("game", index as i64)
-                    .int("ply", ply as i64 + 1)
-                    .int("move_number", number)
-                    .str("side", side_key(mover))
-                    .str("player", &names[mover.index()])
-                    .str("fen", &tfen::write(&before))
-                    .str("move", &mv.to_string())
-                    .str("notation", &token)
-                    .str("best", &review.best);
-                score_fields(&mut object, "before", review.before);
-                score_fields(&mut object, "after", review.after);
-                object
-                    .opt_int("loss", loss)
-                    .opt_str("mark", mark)
-                    .opt_int("depth", review.depth)
-                    .strings("pv", &move_strings(&review.pv));
-                object.finish()
-            } else {
-                let numbering = match mover {
-                    Side::White => format!("{number}."),
-                    Side::Black => format!("{number}..."),
-                };
-                let mut line = format!(
-                    "{numbering:>6} {:<5} {token:<8} best {:<4} before {:<9} after {:<9} loss {:>4}",
-                    mover.name(),
-                    review.best,
-                    score_text(review.before),
-                    score_text(review.after),
-                    loss.map_or("-".to_string(), |l| l.to_string()),
-                );
-                if let Some(mark) = mark {
-                    line.push_str("  ");
-                    line.push_str(mark);
-                }
-                line
-            };
-            self.emit(&line)?;
-        }
+        let Some(stats) = self.score_game(Some((source, index)), game)? else {
+            return Ok(());
+        };
         let line = if self.json {
             let mut object = json::Object::new();
             object
@@ -215,6 +154,119 @@ impl Analyser {
             lines.join("\n")
         };
         self.emit(&line)
+    }
+
+    /// Scores every move of `game` and totals each player's losses; with
+    /// `shown` (its source and number) prints one line per move. `None`
+    /// when the engine rejected a position (reported as a bad input).
+    pub(super) fn score_game(
+        &mut self,
+        shown: Option<(&str, usize)>,
+        game: &GameRecord,
+    ) -> Result<Option<[PlayerStats; 2]>, Stop> {
+        self.engine.send("ucinewgame")?;
+        let mut stats = [PlayerStats::default(), PlayerStats::default()];
+        for (ply, step) in game.game.plies().iter().enumerate() {
+            let review = match self.review_move(&step.before, step.mv, &step.after)? {
+                Ok(review) => review,
+                Err(message) => {
+                    let (source, index) = shown.unwrap_or(("a game", 0));
+                    self.bad(&format!(
+                        "{source}: game {index}, ply {}: the engine rejected the position: {message}",
+                        ply + 1
+                    ));
+                    return Ok(None);
+                }
+            };
+            let loss = match (review.before, review.after) {
+                (Some(b), Some(a)) => Some((capped(b) - capped(a)).max(0)),
+                _ => None,
+            };
+            let mark = loss.and_then(|loss| {
+                (0..3)
+                    .rev()
+                    .find(|&k| loss >= self.thresholds[k])
+                    .map(|k| MARKS[k])
+            });
+            let player = &mut stats[step.mover().index()];
+            player.moves += 1;
+            if let Some(loss) = loss {
+                player.scored += 1;
+                player.total_loss += loss as i64;
+                player.accuracy_sum += move_accuracy(loss);
+                if let Some(k) = MARKS.iter().position(|&m| Some(m) == mark) {
+                    player.marks[k] += 1;
+                }
+            }
+            if let Some((source, index)) = shown {
+                let reviewed = Reviewed {
+                    source,
+                    index,
+                    ply,
+                    review: &review,
+                    loss,
+                    mark,
+                };
+                let line = self.move_line(game, step, &reviewed);
+                self.emit(&line)?;
+            }
+        }
+        Ok(Some(stats))
+    }
+
+    /// One reviewed move's output line, plain or JSON.
+    fn move_line(&self, game: &GameRecord, step: &Ply, reviewed: &Reviewed) -> String {
+        let (before, mv, mover) = (step.before, step.mv, step.mover());
+        let token = move_token(mv, &step.outcome, &step.after, mover);
+        let review = reviewed.review;
+        let number = before.fullmove();
+        if self.json {
+            let player = game
+                .tag(match mover {
+                    Side::White => "White",
+                    Side::Black => "Black",
+                })
+                .unwrap_or("?");
+            let mut object = json::Object::new();
+            object
+                .str("type", "move")
+                .str("source", reviewed.source)
+                .int("game", reviewed.index as i64)
+                .int("ply", reviewed.ply as i64 + 1)
+                .int("move_number", number)
+                .str("side", side_key(mover))
+                .str("player", player)
+                .str("fen", &tfen::write(&before))
+                .str("move", &mv.to_string())
+                .str("notation", &token)
+                .str("best", &review.best);
+            score_fields(&mut object, "before", review.before);
+            score_fields(&mut object, "after", review.after);
+            object
+                .opt_int("loss", reviewed.loss)
+                .opt_str("mark", reviewed.mark)
+                .opt_int("depth", review.depth)
+                .strings("pv", &move_strings(&review.pv));
+            object.finish()
+        } else {
+            let numbering = match mover {
+                Side::White => format!("{number}."),
+                Side::Black => format!("{number}..."),
+            };
+            let mut line = format!(
+                "{numbering:>6} {:<5} {token:<8} best {:<4} before {:<9} after {:<9} loss {:>4}",
+                mover.name(),
+                review.best,
+                score_text(review.before),
+                score_text(review.after),
+                reviewed.loss.map_or("-".to_string(), |l| l.to_string()),
+            );
+            if let Some(mark) = reviewed.mark {
+                line.push_str("  ");
+                line.push_str(mark);
+            }
+            line
+        }
     }
 
     /// Scores the move `mv` from `before` (leading to `after`).

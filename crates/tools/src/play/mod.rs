@@ -38,9 +38,12 @@ pub enum SideChoice {
     Random,
 }
 
-/// `--level`: one of the protocol's `Level` names, as listed in `--help`.
+/// `--level`: one of the protocol's `Level` names, listed in `--help` with
+/// each level's PlayOK rating estimate.
 fn level_parser() -> impl TypedValueParser<Value = Level> {
-    PossibleValuesParser::new(Level::ALL.map(Level::name)).try_map(|name: String| {
+    let values = Level::ALL
+        .map(|level| clap::builder::PossibleValue::new(level.name()).help(level.rating_text()));
+    PossibleValuesParser::new(values).try_map(|name: String| {
         Level::parse(&name).ok_or_else(|| format!("unknown level '{name}'"))
     })
 }
@@ -51,7 +54,8 @@ pub struct Args {
     /// Your side: white moves first.
     #[arg(long, value_enum, default_value_t = SideChoice::White)]
     pub side: SideChoice,
-    /// The engine's strength.
+    /// The engine's strength: a level of the ladder (weakest first) or a
+    /// stand-in for a new player, each with its estimated PlayOK rating.
     #[arg(long, value_parser = level_parser(), default_value = "intermediate")]
     pub level: Level,
     /// The engine's thinking time per move, in milliseconds (default 1000

@@ -134,6 +134,13 @@ impl FromStr for PliesRange {
     }
 }
 
+impl Args {
+    /// The evaluation `--eval` names.
+    pub fn evaluator(&self) -> Result<Evaluator, String> {
+        Evaluator::named(&self.eval).map_err(|e| format!("--eval {e}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,12 +178,5 @@ mod tests {
         assert_eq!(range("6..2"), Err(PliesError::Reversed));
         assert_eq!(range("2..x"), Err(PliesError::Form));
         assert_eq!(range("0..41"), Err(PliesError::TooMany));
-    }
-}
-
-impl Args {
-    /// The evaluation `--eval` names.
-    pub fn evaluator(&self) -> Result<Evaluator, String> {
-        Evaluator::named(&self.eval).map_err(|e| format!("--eval {e}"))
     }
 }
