@@ -1,5 +1,6 @@
-//! The user tools: engine-vs-engine matches, batch analysis and game review,
-//! and play in the terminal. Each drives engines through the protocol as an
+//! The user tools: engine-vs-engine matches, batch analysis, play in the
+//! terminal, and the game review that `analyse` and the GUI share
+//! ([`review`]). Each drives engines through the protocol as an
 //! outside program would ([`tuzdyk_protocol::client`]); none of them links
 //! the search.
 
@@ -7,6 +8,7 @@ pub mod analyse;
 pub mod json;
 pub mod matches;
 pub mod play;
+pub mod review;
 
 use tuzdyk_protocol::EngineOption;
 

@@ -6,7 +6,7 @@
 //! or a numbered move (`1.`) means PlayOK game records, anything else TFEN
 //! positions, one a line. Positions are analysed as they are read, one output
 //! line each, flushed at once, so the tool fits a pipeline; records are
-//! reviewed game by game (see [`review`]). Standard output carries only
+//! reviewed game by game (see [`crate::review`]). Standard output carries only
 //! results; problems with the input go to standard error, one line each, and
 //! make the exit status 1 once everything else has been analysed.
 
@@ -61,13 +61,13 @@ pub struct Args {
     pub json: bool,
     /// Review: a move losing at least this many centi-stones (100 = one
     /// stone) is an inaccuracy.
-    #[arg(long, value_name = "CP", default_value_t = review::DEFAULT_THRESHOLDS[0])]
+    #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[0])]
     pub inaccuracy: u32,
     /// Review: a move losing at least this many centi-stones is a mistake.
-    #[arg(long, value_name = "CP", default_value_t = review::DEFAULT_THRESHOLDS[1])]
+    #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[1])]
     pub mistake: u32,
     /// Review: a move losing at least this many centi-stones is a blunder.
-    #[arg(long, value_name = "CP", default_value_t = review::DEFAULT_THRESHOLDS[2])]
+    #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[2])]
     pub blunder: u32,
     /// The engine to run, with its arguments (default: this program).
     #[arg(long, value_name = "CMD")]
@@ -267,11 +267,7 @@ impl Analyser {
 
     /// Writes one result line to stdout and flushes it.
     fn emit(&mut self, line: &str) -> Result<(), Stop> {
-        let stdout = io::stdout();
-        let mut out = stdout.lock();
-        writeln!(out, "{line}")
-            .and_then(|()| out.flush())
-            .map_err(|_| Stop::OutputClosed)
+        emit_line(line)
     }
 
     /// Reads one source to its end: positions one by one, records game by game.
@@ -449,6 +445,15 @@ impl Analyser {
         };
         self.emit(&line)
     }
+}
+
+/// Writes one result line to stdout and flushes it.
+fn emit_line(line: &str) -> Result<(), Stop> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(|_| Stop::OutputClosed)
 }
 
 fn game_end_text(end: GameEnd) -> &'static str {
