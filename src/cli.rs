@@ -1,5 +1,5 @@
 //! The command line: `tuzdyk` alone speaks the protocol on stdin/stdout;
-//! subcommands run the tools (protocol clients all), and `bench`, `perft`,
+//! subcommands run the tools and the GUI (protocol clients all), and `bench`, `perft`,
 //! `replay` and `tune` run in process.
 
 use std::io::Write;
@@ -55,6 +55,8 @@ pub enum Command {
     Analyse(tuzdyk_tools::analyse::Args),
     /// Play against the engine in the terminal.
     Play(tuzdyk_tools::play::Args),
+    /// Play, analyse and review in the browser: a local web server.
+    Gui(tuzdyk_gui::Args),
     /// Tune the evaluation: self-play games, then logistic regression.
     Tune(tuzdyk_train::Args),
     /// Replay game records and check every move and annotation.
@@ -100,6 +102,7 @@ pub fn run() -> ExitCode {
         Some(Command::Match(args)) => tuzdyk_tools::matches::run(args),
         Some(Command::Analyse(args)) => tuzdyk_tools::analyse::run(args),
         Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
+        Some(Command::Gui(args)) => tuzdyk_gui::run(args),
         Some(Command::Tune(args)) => tuzdyk_train::run(args),
     }
 }

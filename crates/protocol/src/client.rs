@@ -168,6 +168,15 @@ impl SearchReport {
         self.bestmove_line.split_whitespace().nth(1).unwrap_or("?")
     }
 
+    /// The engine's complaint about the position sent before this search
+    /// (`info string error: position ...`), if it made one.
+    pub fn position_error(&self) -> Option<&str> {
+        self.strings
+            .iter()
+            .map(String::as_str)
+            .find(|s| s.starts_with("error: position"))
+    }
+
     /// The best line (`multipv 1`), if the engine reported one.
     pub fn best_line(&self) -> Option<&InfoLine> {
         self.lines.first().filter(|line| !line.pv.is_empty())

@@ -364,12 +364,8 @@ impl Analyser {
             ..self.go.clone()
         };
         let report = self.engine.go(&go, self.timeout)?;
-        if let Some(error) = report
-            .strings
-            .iter()
-            .find(|s| s.starts_with("error: position"))
-        {
-            return Ok(Err(error.clone()));
+        if let Some(error) = report.position_error() {
+            return Ok(Err(error.to_string()));
         }
         Ok(Ok(report))
     }
