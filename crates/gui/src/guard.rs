@@ -34,7 +34,11 @@ impl Guard {
         };
         let host = host.to_ascii_lowercase();
         let host_ok = host == "localhost"
-            || host.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>().is_ok()
+            || host
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse::<IpAddr>()
+                .is_ok()
             || self.host_name.as_deref() == Some(host.as_str());
         port_ok && host_ok
     }
@@ -51,7 +55,8 @@ impl Guard {
         if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().map_err(|_| "unreadable Origin")?;
             let authority = origin.strip_prefix("http://").unwrap_or("");
-            if authority.is_empty() || authority.contains('/') || !self.allows_authority(authority) {
+            if authority.is_empty() || authority.contains('/') || !self.allows_authority(authority)
+            {
                 return Err(format!("Origin '{origin}' is not this server"));
             }
         }
@@ -115,10 +120,21 @@ mod tests {
             map
         };
         assert!(guard.check(&headers("127.0.0.1:7979", None)).is_ok());
-        assert!(guard.check(&headers("127.0.0.1:7979", Some("http://localhost:7979"))).is_ok());
+        assert!(
+            guard
+                .check(&headers("127.0.0.1:7979", Some("http://localhost:7979")))
+                .is_ok()
+        );
         let refused = guard.check(&headers("127.0.0.1:7979", Some("http://evil.example:7979")));
-        assert_eq!(refused.unwrap_err(), "Origin 'http://evil.example:7979' is not this server");
-        assert!(guard.check(&headers("127.0.0.1:7979", Some("null"))).is_err());
+        assert_eq!(
+            refused.unwrap_err(),
+            "Origin 'http://evil.example:7979' is not this server"
+        );
+        assert!(
+            guard
+                .check(&headers("127.0.0.1:7979", Some("null")))
+                .is_err()
+        );
         assert!(guard.check(&headers("rebound.example:7979", None)).is_err());
     }
 }

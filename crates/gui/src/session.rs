@@ -128,22 +128,34 @@ impl SettingsRequest {
 pub enum Command {
     /// The state again.
     State,
-    Play { hole: i64 },
-    New { settings: SettingsRequest },
+    Play {
+        hole: i64,
+    },
+    New {
+        settings: SettingsRequest,
+    },
     Undo,
     Resign,
     Hint,
     Pause,
     /// Go on after a pause, or try the engine again after it failed.
     Resume,
-    Analysis { on: bool },
+    Analysis {
+        on: bool,
+    },
     Review,
     /// Show the position after `ply` moves (`None`: the game as it stands).
-    View { ply: Option<usize> },
+    View {
+        ply: Option<usize>,
+    },
     /// Drop the moves after the position shown and play on from it.
     ContinueHere,
-    Setup { tfen: String },
-    Open { record: String },
+    Setup {
+        tfen: String,
+    },
+    Open {
+        record: String,
+    },
 }
 
 /// A game that ended other than by the rules.
@@ -344,7 +356,9 @@ impl GameState {
             Command::Resign => self.resign()?,
             Command::Hint => {
                 if let Some(result) = self.result() {
-                    return Err(GuiError::Illegal(tuzdyk_rules::IllegalMove::GameOver(result)));
+                    return Err(GuiError::Illegal(tuzdyk_rules::IllegalMove::GameOver(
+                        result,
+                    )));
                 }
                 if self.engine_to_move() && !self.paused {
                     return Err(GuiError::NotYourTurn);
@@ -406,7 +420,9 @@ impl GameState {
             return Err(GuiError::Viewing);
         }
         if let Some(result) = self.result() {
-            return Err(GuiError::Illegal(tuzdyk_rules::IllegalMove::GameOver(result)));
+            return Err(GuiError::Illegal(tuzdyk_rules::IllegalMove::GameOver(
+                result,
+            )));
         }
         if self.engine_to_move() {
             return Err(GuiError::NotYourTurn);
@@ -437,7 +453,9 @@ impl GameState {
 
     fn resign(&mut self) -> Result<(), GuiError> {
         if let Some(result) = self.result() {
-            return Err(GuiError::Illegal(tuzdyk_rules::IllegalMove::GameOver(result)));
+            return Err(GuiError::Illegal(tuzdyk_rules::IllegalMove::GameOver(
+                result,
+            )));
         }
         let side = match self.settings.mode {
             Mode::Engine => self.settings.human,
@@ -560,7 +578,11 @@ impl GameState {
             }
             JobKey::Hint { .. } => (
                 full_strength(1),
-                search(moves, timed(HINT_MOVETIME_MS), hang_timeout(HINT_MOVETIME_MS)),
+                search(
+                    moves,
+                    timed(HINT_MOVETIME_MS),
+                    hang_timeout(HINT_MOVETIME_MS),
+                ),
                 None,
             ),
             JobKey::Review { .. } => {
@@ -598,7 +620,11 @@ impl GameState {
     /// Takes in what the engine worker reports; whether the page should get
     /// a fresh state (lines go out as they come, without one).
     fn on_event(&mut self, event: &WorkerEvent) -> Outcome {
-        let current = |job: u64| self.running.filter(|(id, _)| *id == job).map(|(_, key)| key);
+        let current = |job: u64| {
+            self.running
+                .filter(|(id, _)| *id == job)
+                .map(|(_, key)| key)
+        };
         match event {
             WorkerEvent::Ready { name } => {
                 self.engine.name = name
@@ -646,7 +672,8 @@ impl GameState {
                 self.search_done(key, report)
             }
             WorkerEvent::Reviewed { job, reviewed } => {
-                if let (Some(JobKey::Review { .. }), Some(review)) = (current(*job), &mut self.review)
+                if let (Some(JobKey::Review { .. }), Some(review)) =
+                    (current(*job), &mut self.review)
                 {
                     review.moves.push((**reviewed).clone());
                     return Outcome::State;
@@ -770,7 +797,9 @@ impl Session {
     }
 
     fn lock(&self) -> MutexGuard<'_, GameState> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The game's messages, for one more page.

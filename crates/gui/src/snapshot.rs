@@ -98,7 +98,10 @@ fn previews(pos: &Position) -> Vec<Value> {
 /// The move that led to the position after `ply` moves, with the board
 /// before it, for the page to animate.
 fn last_move(state: &GameState, ply: usize) -> Value {
-    let Some(step) = ply.checked_sub(1).and_then(|i| state.game.plies().get(i).copied()) else {
+    let Some(step) = ply
+        .checked_sub(1)
+        .and_then(|i| state.game.plies().get(i).copied())
+    else {
         return Value::Null;
     };
     let mut shown = preview(&step.before, &step.before.preview_move(step.mv));

@@ -20,8 +20,9 @@ use crate::snapshot;
 
 /// Pages connected at once, over all games.
 pub const MAX_CONNECTIONS: usize = 32;
-/// The largest message a page may send: an upload and its wrapping.
-pub const MAX_MESSAGE_BYTES: usize = MAX_UPLOAD_BYTES + 4096;
+/// The largest message a page may send; larger ones close the connection.
+/// Uploads up to four times the limit still get a clear answer.
+pub const MAX_MESSAGE_BYTES: usize = 4 * MAX_UPLOAD_BYTES;
 
 #[derive(Debug, Deserialize)]
 pub struct ConnectQuery {
@@ -95,7 +96,10 @@ async fn answer(socket: &mut WebSocket, session: &Session, text: &str) -> bool {
         Ok(()) => true,
         Err(error) => {
             log::info!("game {}: {error}", session.id);
-            socket.send(Message::text(snapshot::error(&error))).await.is_ok()
+            socket
+                .send(Message::text(snapshot::error(&error)))
+                .await
+                .is_ok()
         }
     }
 }

@@ -12,7 +12,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use tuzdyk_protocol::client::position_line;
-use tuzdyk_protocol::{ClientError, EngineProcess, EngineSpec, Go, InfoLine, LineSender, SearchReport};
+use tuzdyk_protocol::{
+    ClientError, EngineProcess, EngineSpec, Go, InfoLine, LineSender, SearchReport,
+};
 use tuzdyk_rules::{Game, Move, Position};
 use tuzdyk_tools::review::{self, Rejected, ReviewEngine, ReviewedMove};
 
@@ -58,15 +60,34 @@ pub struct Job {
 #[derive(Clone, Debug)]
 pub enum WorkerEvent {
     /// An engine finished its handshake; `id name` when it gave one.
-    Ready { name: Option<String> },
-    Info { job: u64, info: InfoLine },
-    Done { job: u64, report: SearchReport },
-    Reviewed { job: u64, reviewed: Box<ReviewedMove> },
-    ReviewDone { job: u64, rejected: Option<Rejected> },
+    Ready {
+        name: Option<String>,
+    },
+    Info {
+        job: u64,
+        info: InfoLine,
+    },
+    Done {
+        job: u64,
+        report: SearchReport,
+    },
+    Reviewed {
+        job: u64,
+        reviewed: Box<ReviewedMove>,
+    },
+    ReviewDone {
+        job: u64,
+        rejected: Option<Rejected>,
+    },
     /// The engine failed and is being started again.
-    Fault { message: String },
+    Fault {
+        message: String,
+    },
     /// The job was given up after [`ATTEMPTS`] tries.
-    Failed { job: u64, message: String },
+    Failed {
+        job: u64,
+        message: String,
+    },
 }
 
 /// Where the worker's events go.
@@ -112,7 +133,9 @@ struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Control> {
-        self.control.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.control
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The next job to run, once its time has come; `None` to quit.
@@ -403,14 +426,20 @@ impl Runner {
                     go,
                     timeout: *timeout,
                 };
-                let result = review::review_game(&mut run, game, *from, crate::session::THRESHOLDS, |reviewed| {
-                    *from = reviewed.ply + 1;
-                    notify(WorkerEvent::Reviewed {
-                        job: id,
-                        reviewed: Box::new(reviewed),
-                    });
-                    Ok(())
-                })?;
+                let result = review::review_game(
+                    &mut run,
+                    game,
+                    *from,
+                    crate::session::THRESHOLDS,
+                    |reviewed| {
+                        *from = reviewed.ply + 1;
+                        notify(WorkerEvent::Reviewed {
+                            job: id,
+                            reviewed: Box::new(reviewed),
+                        });
+                        Ok(())
+                    },
+                )?;
                 notify(WorkerEvent::ReviewDone {
                     job: id,
                     rejected: result.err(),
@@ -474,7 +503,15 @@ impl ReviewEngine for ReviewRun<'_> {
             ..self.go.clone()
         };
         let line = position_line(pos, &[]);
-        let report = search(self.process, self.shared, self.job, &line, &go, self.timeout, |_| {})?;
+        let report = search(
+            self.process,
+            self.shared,
+            self.job,
+            &line,
+            &go,
+            self.timeout,
+            |_| {},
+        )?;
         match report.position_error() {
             Some(error) => Ok(Err(error.to_string())),
             None => Ok(Ok(report)),

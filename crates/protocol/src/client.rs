@@ -469,7 +469,9 @@ impl EngineProcess {
             let line = match self.recv_until(slice, "bestmove") {
                 Ok(line) => line,
                 Err(ClientError::Timeout { .. }) if Instant::now() < deadline() => continue,
-                Err(ClientError::Timeout { name, waiting_for, .. }) => {
+                Err(ClientError::Timeout {
+                    name, waiting_for, ..
+                }) => {
                     return Err(ClientError::Timeout {
                         name,
                         millis: started.elapsed().as_millis(),
@@ -554,10 +556,7 @@ mod tests {
         let start = Position::startpos();
         assert_eq!(position_line(&start, &[]), "position startpos");
         let moves = [Move::from_number(6).unwrap(), Move::from_number(1).unwrap()];
-        assert_eq!(
-            position_line(&start, &moves),
-            "position startpos moves 6 1"
-        );
+        assert_eq!(position_line(&start, &moves), "position startpos moves 6 1");
         let mut after = start;
         after.play(moves[0]);
         assert_eq!(

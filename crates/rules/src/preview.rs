@@ -97,8 +97,7 @@ impl Position {
         } else {
             after.stones_at(outcome.landing)
         };
-        let three_refused =
-            !outcome.tuzdik && !into_tuzdik && landing.side != mover && found == 3;
+        let three_refused = !outcome.tuzdik && !into_tuzdik && landing.side != mover && found == 3;
         let tuzdik_refused = three_refused.then(|| self.tuzdik_refusal(lane)).flatten();
         MovePreview {
             mv,
@@ -245,7 +244,10 @@ mod tests {
         assert_eq!(nine.landing().number, 9);
         assert_eq!(nine.found, 3);
         assert_eq!(nine.tuzdik_refused, Some(TuzdikRefusal::HoleNine));
-        assert_eq!(TuzdikRefusal::HoleNine.to_string(), "hole 9 can never be a tuzdik");
+        assert_eq!(
+            TuzdikRefusal::HoleNine.to_string(),
+            "hole 9 can never be a tuzdik"
+        );
     }
 
     #[test]
