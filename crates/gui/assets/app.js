@@ -40,7 +40,7 @@ function scoreText(score, forSide = "white") {
     const winner = score.white > 0 ? "white" : "black";
     return t("mate_for", { side: sideName(winner), n: Math.abs(score.mate) });
   }
-  const white = score.white / 100;
+  const white = score.white_cp / 100;
   const value = forSide === "white" ? white : -white;
   return (value >= 0 ? "+" : "") + value.toFixed(1);
 }

@@ -26,18 +26,20 @@ fn side(side: Side) -> &'static str {
     }
 }
 
-/// A score with White's view of it, capped as the review caps it, for the
-/// evaluation bar and the graph.
+/// A score as the engine gave it (the side to move's view), with White's
+/// view of it: `white_cp` as it is, `white` capped as the review caps it,
+/// for the evaluation bar and the graph.
 fn score(score: Option<Score>, to_move: Side) -> Value {
     let Some(score) = score else {
         return Value::Null;
     };
-    let white = match to_move {
-        Side::White => capped(score),
-        Side::Black => -capped(score),
+    let sign = match to_move {
+        Side::White => 1,
+        Side::Black => -1,
     };
+    let white = sign * capped(score);
     match score {
-        Score::Centistones(cp) => json!({"cp": cp, "white": white}),
+        Score::Centistones(cp) => json!({"cp": cp, "white": white, "white_cp": sign * cp}),
         Score::Mate(n) => json!({"mate": n, "white": white}),
     }
 }
