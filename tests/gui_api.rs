@@ -220,23 +220,28 @@ fn the_server_checks_host_and_origin() {
     assert!(Client::connect_with(&server, None, None).is_ok());
 }
 
-#[test]
-fn a_crashing_engine_is_restarted_and_the_game_goes_on() {
-    let marker = std::env::temp_dir().join(format!("tuzdyk-gui-crash-{}", std::process::id()));
+/// A server whose engine, a fake one, fails once (`script MARKER ENGINE`
+/// runs the real engine once MARKER exists): the engine plays White, so its
+/// first search fails. The notice must say `says`, and the game go on.
+fn engine_fails_once_and_the_game_goes_on(script: &str, says: &str) {
+    let marker = std::env::temp_dir().join(format!(
+        "tuzdyk-gui-{}-{}",
+        says.replace(' ', "-"),
+        std::process::id()
+    ));
     let _ = std::fs::remove_file(&marker);
     let command = format!(
-        "tests/fake_engines/crash.sh {} {}",
+        "tests/fake_engines/{script} {} {}",
         marker.display(),
         env!("CARGO_BIN_EXE_tuzdyk")
     );
     let server = Server::start(&["--engine-cmd", &command]);
     let mut client = Client::connect(&server, None);
-    // The engine plays White: it crashes at its first go.
     client.new_game("engine", "black", "beginner");
     let notice = client.wait_for("the notice", |m| m["type"] == "notice");
     assert_eq!(notice["code"], "engine_restarted", "{notice}");
     assert!(
-        notice["message"].as_str().unwrap().contains("exited"),
+        notice["message"].as_str().unwrap().contains(says),
         "{notice}"
     );
     let state = client.wait_state("the engine's move", |s| s["plies"] == 1);
@@ -247,29 +252,13 @@ fn a_crashing_engine_is_restarted_and_the_game_goes_on() {
 }
 
 #[test]
+fn a_crashing_engine_is_restarted_and_the_game_goes_on() {
+    engine_fails_once_and_the_game_goes_on("crash.sh", "exited");
+}
+
+#[test]
 fn a_hanging_engine_is_killed_restarted_and_the_game_goes_on() {
-    let marker = std::env::temp_dir().join(format!("tuzdyk-gui-hang-{}", std::process::id()));
-    let _ = std::fs::remove_file(&marker);
-    let command = format!(
-        "tests/fake_engines/hang_once.sh {} {}",
-        marker.display(),
-        env!("CARGO_BIN_EXE_tuzdyk")
-    );
-    let server = Server::start(&["--engine-cmd", &command]);
-    let mut client = Client::connect(&server, None);
-    // The engine plays White: it hangs at its first go.
-    client.new_game("engine", "black", "beginner");
-    let notice = client.wait_for("the notice", |m| m["type"] == "notice");
-    assert_eq!(notice["code"], "engine_restarted", "{notice}");
-    assert!(
-        notice["message"]
-            .as_str()
-            .unwrap()
-            .contains("did not answer"),
-        "{notice}"
-    );
-    client.wait_state("the engine's move", |s| s["plies"] == 1);
-    let _ = std::fs::remove_file(&marker);
+    engine_fails_once_and_the_game_goes_on("hang_once.sh", "did not answer");
 }
 
 #[test]

@@ -59,20 +59,9 @@ pub struct Args {
 
 /// Runs the server until it is interrupted.
 pub fn run(args: Args) -> ExitCode {
-    if args
-        .engine_cmd
-        .as_deref()
-        .is_some_and(|c| c.trim().is_empty())
-    {
-        eprintln!("error: --engine-cmd is empty");
-        return ExitCode::from(2);
-    }
-    let spec = match EngineSpec::from_command(args.engine_cmd.as_deref(), "engine") {
+    let spec = match tuzdyk_tools::engine_spec(args.engine_cmd.as_deref()) {
         Ok(spec) => spec,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(status) => return status,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

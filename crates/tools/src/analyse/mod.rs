@@ -22,7 +22,7 @@ use tuzdyk_notation::ending::Ending;
 use tuzdyk_notation::record::result_text;
 use tuzdyk_notation::{source, tfen};
 use tuzdyk_protocol::{
-    ClientError, EngineOption, EngineProcess, EngineSpec, Go, InfoLine, Score, SearchReport,
+    ClientError, EngineOption, EngineProcess, Go, InfoLine, Score, SearchReport,
 };
 use tuzdyk_rules::{GameEnd, Move, Position};
 
@@ -107,13 +107,6 @@ impl Args {
                 self.inaccuracy, self.mistake, self.blunder
             ));
         }
-        if self
-            .engine_cmd
-            .as_deref()
-            .is_some_and(|c| c.trim().is_empty())
-        {
-            return Err("--engine-cmd is empty".to_string());
-        }
         Ok(())
     }
 }
@@ -139,12 +132,9 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: {message}");
         return ExitCode::from(2);
     }
-    let spec = match EngineSpec::from_command(args.engine_cmd.as_deref(), "engine") {
+    let spec = match crate::engine_spec(args.engine_cmd.as_deref()) {
         Ok(spec) => spec,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(status) => return status,
     };
     let mut engine = match EngineProcess::start(&spec) {
         Ok(engine) => engine,
