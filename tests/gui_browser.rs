@@ -366,3 +366,76 @@ fn the_page_gives_hints_undoes_refuses_bad_tfen_and_speaks_three_languages() {
         let _ = browser.client.clone().close().await;
     });
 }
+
+/// The figures of the GUI issue, printed, never asserted (run it alone, on
+/// a quiet machine):
+/// `cargo test --release --test gui_browser -- --ignored --nocapture`.
+/// From a click to the engine's reply drawn, less the engine's own
+/// `movetime`; the bytes of the page; the server's memory with four games,
+/// each with its engine, open.
+#[test]
+#[ignore = "a measurement, not a test"]
+fn measure_click_to_reply_page_size_and_memory() {
+    runtime().block_on(async {
+        const MOVETIME_MS: f64 = 500.0;
+        let server = Server::start(&[]);
+        let browser = Browser::start("measure").await;
+        browser.new_game(&server, "beginner").await;
+        browser.select("#strength", "time:500").await;
+        browser.click("#new-game").await;
+        browser.wait("the timed game", "document.body.dataset.plies === '0' && document.body.dataset.playable === '1'").await;
+        browser
+            .eval("(document.addEventListener('pointerdown', () => { window.clickedAt = performance.now(); }, true), true)")
+            .await;
+        let mut overheads = Vec::new();
+        for _ in 0..10 {
+            if browser.body("over").await == "1" {
+                break;
+            }
+            let target = browser.plies().await + 2;
+            browser
+                .eval(&format!(
+                    "(window.repliedAt = null, new MutationObserver((_, observer) => {{ if (Number(document.body.dataset.plies) >= {target}) {{ window.repliedAt = performance.now(); observer.disconnect(); }} }}).observe(document.body, {{attributes: true}}), true)"
+                ))
+                .await;
+            browser.play_one().await;
+            browser.wait("the reply's time", "window.repliedAt !== null").await;
+            let elapsed = browser.eval("window.repliedAt - window.clickedAt").await;
+            overheads.push(elapsed.as_f64().unwrap() - MOVETIME_MS);
+        }
+        overheads.sort_by(f64::total_cmp);
+        println!(
+            "click to reply on screen, beyond movetime {MOVETIME_MS} ms: median {:.1} ms, min {:.1} ms, max {:.1} ms over {} moves",
+            overheads[overheads.len() / 2],
+            overheads[0],
+            overheads[overheads.len() - 1],
+            overheads.len()
+        );
+        let mut bytes = 0;
+        for path in ["/", "/style.css", "/app.js", "/board.js", "/texts.js"] {
+            let (status, body) = server.get(path, &[("Host", &server.authority())]);
+            assert_eq!(status, 200);
+            bytes += body.len();
+        }
+        println!("page: {bytes} bytes of HTML, CSS and JS");
+        let mut pages = Vec::new();
+        for _ in 0..3 {
+            let mut page = gui_support::Client::connect(&server, None);
+            page.new_game("engine", "black", "beginner");
+            page.wait_state("the engine's first move", |s| s["plies"] == 1);
+            pages.push(page);
+        }
+        let rss = |pid: u32| {
+            std::fs::read_to_string(format!("/proc/{pid}/status"))
+                .ok()
+                .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(str::to_string))
+                .unwrap_or_default()
+        };
+        let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", server.pid()))
+            .unwrap_or_default();
+        let engines: Vec<String> = children.split_whitespace().map(|pid| rss(pid.parse().unwrap_or(0))).collect();
+        println!("server with 4 games open (the browser's and 3 more): {}", rss(server.pid()));
+        println!("their {} engine processes: {}", engines.len(), engines.join(", "));
+        let _ = browser.client.clone().close().await;
+    });
+}

@@ -25,7 +25,8 @@ let animationToken = 0;
 let drawing = Promise.resolve();
 // The move already being animated on the page before the server's answer.
 let optimistic = null;
-let drawn = { line: -1, ply: -1 };
+// The position of the last state queued for drawing.
+let queued = { line: -1, ply: -1 };
 
 function t(key, params = {}) {
   const text = TEXTS[language]?.[key] ?? TEXTS.en[key] ?? key;
@@ -117,21 +118,26 @@ function showMessage(text, kind) {
 
 // ---- drawing -------------------------------------------------------------
 
-// States are drawn in order; a move that follows the one drawn is sown
-// stone by stone first, unless the page already did so on the click.
+// States are drawn in order; a move that follows the state before it is
+// sown stone by stone first, unless the page already did so on the click.
+// A state of the same position (the engine starts thinking, say) lets a
+// running animation finish; a jump elsewhere cuts it short.
 function queueDraw(next) {
-  const follows = next.line === drawn.line && next.ply === drawn.ply + 1 && next.last;
+  const same = next.line === queued.line && next.ply === queued.ply;
+  const follows = next.line === queued.line && next.ply === queued.ply + 1 && next.last;
+  queued = { line: next.line, ply: next.ply };
   const mine = optimistic && optimistic.line === next.line && optimistic.ply === next.ply;
   const stoneMs = ANIMATION_MS[$("animation").value] ?? 0;
-  if (!follows || stoneMs === 0) animationToken++;
+  if (!same && (!follows || stoneMs === 0)) animationToken++;
   const token = animationToken;
   drawing = drawing.then(async () => {
     if (follows && !mine && stoneMs > 0 && token === animationToken) {
       await board.animate(next.last, stoneMs, () => token === animationToken);
     }
-    if (mine) await optimistic.done;
-    optimistic = null;
-    drawn = { line: next.line, ply: next.ply };
+    if (mine) {
+      await optimistic.done;
+      optimistic = null;
+    }
     if (next === state) draw();
   });
 }

@@ -18,14 +18,10 @@ use tuzdyk_protocol::{EngineOption, EngineSpec};
 /// or this program. An unusable command is one `error:` line on stderr and
 /// exit status 2.
 pub fn engine_spec(command: Option<&str>) -> Result<EngineSpec, ExitCode> {
-    let fail = |message: String| {
-        eprintln!("error: {message}");
+    EngineSpec::from_command(command, "engine").map_err(|e| {
+        eprintln!("error: {e}");
         ExitCode::from(2)
-    };
-    if command.is_some_and(|c| c.trim().is_empty()) {
-        return Err(fail("--engine-cmd is empty".to_string()));
-    }
-    EngineSpec::from_command(command, "engine").map_err(|e| fail(e.to_string()))
+    })
 }
 
 /// A command-line parser for a value of the engine option `option`, taking

@@ -107,6 +107,13 @@ impl Args {
                 self.inaccuracy, self.mistake, self.blunder
             ));
         }
+        if self
+            .engine_cmd
+            .as_deref()
+            .is_some_and(|c| c.trim().is_empty())
+        {
+            return Err("--engine-cmd is empty".to_string());
+        }
         Ok(())
     }
 }
