@@ -402,6 +402,7 @@ fn measure_click_to_reply_page_size_and_memory() {
             browser.wait("the reply's time", "window.repliedAt !== null").await;
             let elapsed = browser.eval("window.repliedAt - window.clickedAt").await;
             overheads.push(elapsed.as_f64().unwrap() - MOVETIME_MS);
+            println!("click to reply on screen: {:.1} ms", elapsed.as_f64().unwrap());
         }
         overheads.sort_by(f64::total_cmp);
         println!(
@@ -431,9 +432,18 @@ fn measure_click_to_reply_page_size_and_memory() {
                 .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(str::to_string))
                 .unwrap_or_default()
         };
-        let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", server.pid()))
-            .unwrap_or_default();
-        let engines: Vec<String> = children.split_whitespace().map(|pid| rss(pid.parse().unwrap_or(0))).collect();
+        // The engines are children of the worker threads, not of the main one.
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", server.pid())).unwrap();
+        let engines: Vec<String> = tasks
+            .flatten()
+            .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+            .flat_map(|children| {
+                children
+                    .split_whitespace()
+                    .map(|pid| rss(pid.parse().unwrap_or(0)))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         println!("server with 4 games open (the browser's and 3 more): {}", rss(server.pid()));
         println!("their {} engine processes: {}", engines.len(), engines.join(", "));
         let _ = browser.client.clone().close().await;
