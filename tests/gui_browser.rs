@@ -353,6 +353,18 @@ fn the_page_gives_hints_undoes_refuses_bad_tfen_and_speaks_three_languages() {
         let tfen_after = browser.eval("document.getElementById('tfen').value").await;
         assert_eq!(tfen_before, tfen_after);
 
+        // With the animation on, the stones are sown one by one.
+        browser.select("#animation", "slow").await;
+        let plies = browser.plies().await;
+        browser.click(".hole.playable").await;
+        browser.wait("the sowing", "document.querySelectorAll('.hole.sowing').length === 1").await;
+        browser
+            .wait(
+                "the engine's answer",
+                &format!("Number(document.body.dataset.plies) === {} && document.body.dataset.playable === '1' && document.querySelectorAll('.hole.sowing').length === 0", plies + 2),
+            )
+            .await;
+
         for (language, new_game, undo) in [
             ("ru", "Новая партия", "Вернуть ход"),
             ("kk", "Жаңа ойын", "Жүрісті қайтару"),
