@@ -7,13 +7,16 @@
 //! - [`server`]: the routes; [`guard`]: the Host and Origin checks;
 //!   [`assets`]: the page's files;
 //! - [`socket`]: one page's WebSocket; [`registry`]: the games by id;
-//! - [`session`]: one game and its commands; [`snapshot`]: what a page is sent;
+//! - [`session`]: one game; [`command`]: what a page asks; [`jobs`]: which
+//!   engine job a game wants; [`snapshot`]: what a page is sent;
 //! - [`worker`]: one engine process per game, restarted when it fails;
 //! - [`error`]: what a page can get wrong.
 
 pub mod assets;
+pub mod command;
 pub mod error;
 pub mod guard;
+pub mod jobs;
 pub mod registry;
 pub mod server;
 pub mod session;

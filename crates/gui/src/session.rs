@@ -1,6 +1,6 @@
 //! One game as the server keeps it, whoever is connected: the game, its
 //! settings and how it ended, what is shown, the hint, the analysis and the
-//! review, and which engine job should run now. Pages send commands
+//! review, and the engine job running (see [`crate::jobs`]). Pages send commands
 //! ([`Command`]); every change is broadcast as a fresh state to all of the
 //! game's pages, so a reload or a reconnection finds the game as it was.
 
@@ -9,18 +9,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
 use tokio::sync::broadcast;
 
 use tuzdyk_notation::record;
 use tuzdyk_notation::tfen;
-use tuzdyk_protocol::{EngineOption, EngineSpec, Go, InfoLine, Level, Score};
+use tuzdyk_protocol::{EngineSpec, InfoLine, Score};
 use tuzdyk_rules::{Game, GameResult, Move, Position, Side};
 use tuzdyk_tools::review::{DEFAULT_THRESHOLDS, Rejected, ReviewedMove};
 
+pub use crate::command::{Command, Mode, Settings, SettingsRequest, SideName};
 use crate::error::GuiError;
+use crate::jobs::{ANALYSIS_LINES, JobKey};
 use crate::snapshot;
-use crate::worker::{EngineWorker, Job, Notify, Task, WorkerEvent};
+use crate::worker::{EngineWorker, Notify, WorkerEvent};
 
 /// A time per move the page may ask for, in ms.
 pub const MOVETIME_RANGE: RangeInclusive<u64> = 50..=60_000;
@@ -32,131 +33,8 @@ pub const THRESHOLDS: [i32; 3] = [
 ];
 /// The largest TFEN or game record a page may send.
 pub const MAX_UPLOAD_BYTES: usize = 256 * 1024;
-/// The time bound of a move at a level (whose node cap usually ends it first).
-const LEVEL_MOVETIME_MS: u64 = 1000;
-/// The hint's time: a full-strength move.
-const HINT_MOVETIME_MS: u64 = 1000;
-/// Each position of a review is searched to this depth.
-const REVIEW_DEPTH: u32 = 10;
-/// The pause between moves of an engine-vs-engine game, to watch it.
-const ENGINES_PACE: Duration = Duration::from_millis(700);
-/// MultiPV lines of the analysis.
-const ANALYSIS_LINES: usize = 3;
 /// Messages waiting for a slow page before it gets a fresh state instead.
 const BROADCAST_BACKLOG: usize = 64;
-
-/// Who plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// A person against the engine.
-    Engine,
-    /// Two people on one board.
-    Humans,
-    /// The engine against itself, to watch.
-    Engines,
-}
-
-/// How a game is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    pub mode: Mode,
-    /// The person's side against the engine.
-    pub human: Side,
-    pub level: Level,
-    /// A time per move at full strength instead of a level.
-    pub movetime_ms: Option<u64>,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            mode: Mode::Engine,
-            human: Side::White,
-            level: Level::Casual,
-            movetime_ms: None,
-        }
-    }
-}
-
-/// Settings as a page sends them.
-#[derive(Clone, Debug, Deserialize)]
-pub struct SettingsRequest {
-    pub mode: Mode,
-    pub human: SideName,
-    pub level: String,
-    pub movetime_ms: Option<u64>,
-}
-
-/// A side as the page names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SideName {
-    White,
-    Black,
-}
-
-impl From<SideName> for Side {
-    fn from(side: SideName) -> Side {
-        match side {
-            SideName::White => Side::White,
-            SideName::Black => Side::Black,
-        }
-    }
-}
-
-impl SettingsRequest {
-    fn check(&self) -> Result<Settings, GuiError> {
-        let level = Level::parse(&self.level).ok_or_else(|| GuiError::Level(self.level.clone()))?;
-        if let Some(ms) = self.movetime_ms
-            && !MOVETIME_RANGE.contains(&ms)
-        {
-            return Err(GuiError::MoveTime(ms));
-        }
-        Ok(Settings {
-            mode: self.mode,
-            human: self.human.into(),
-            level,
-            movetime_ms: self.movetime_ms,
-        })
-    }
-}
-
-/// What a page asks.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "cmd", rename_all = "snake_case")]
-pub enum Command {
-    /// The state again.
-    State,
-    Play {
-        hole: i64,
-    },
-    New {
-        settings: SettingsRequest,
-    },
-    Undo,
-    Resign,
-    Hint,
-    Pause,
-    /// Go on after a pause, or try the engine again after it failed.
-    Resume,
-    Analysis {
-        on: bool,
-    },
-    Review,
-    /// Show the position after `ply` moves (`None`: the game as it stands).
-    View {
-        ply: Option<usize>,
-    },
-    /// Drop the moves after the position shown and play on from it.
-    ContinueHere,
-    Setup {
-        tfen: String,
-    },
-    Open {
-        record: String,
-    },
-}
 
 /// A game that ended other than by the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,15 +69,6 @@ pub struct EngineStatus {
     pub failed: bool,
 }
 
-/// The job that should be running, told apart from an older one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JobKey {
-    EngineMove { epoch: u64 },
-    Hint { epoch: u64 },
-    Review { epoch: u64 },
-    Analysis { epoch: u64, view_epoch: u64 },
-}
-
 /// Everything about one game.
 pub struct GameState {
     pub settings: Settings,
@@ -211,24 +80,24 @@ pub struct GameState {
     pub view: Option<usize>,
     pub paused: bool,
     pub hint: Option<Hint>,
-    hint_wanted: bool,
+    pub(crate) hint_wanted: bool,
     pub analysis: bool,
     /// The analysis lines of the position shown, by MultiPV index.
     pub lines: Vec<InfoLine>,
     pub review: Option<Review>,
     pub engine: EngineStatus,
     /// Bumped by every change of the moves.
-    epoch: u64,
-    view_epoch: u64,
+    pub(crate) epoch: u64,
+    pub(crate) view_epoch: u64,
     /// Bumped by every change of the moves other than a move added: the
     /// page animates a move only within one line.
     pub line: u64,
-    running: Option<(u64, JobKey)>,
-    completed: Option<JobKey>,
-    next_job: u64,
+    pub(crate) running: Option<(u64, JobKey)>,
+    pub(crate) completed: Option<JobKey>,
+    pub(crate) next_job: u64,
     /// The engine gave up at this epoch: no automatic retry until `resume`.
-    halted: Option<u64>,
-    last_engine_move: Option<Instant>,
+    pub(crate) halted: Option<u64>,
+    pub(crate) last_engine_move: Option<Instant>,
     /// Bumped by every change, so that pages can tell states apart.
     pub version: u64,
 }
@@ -499,124 +368,6 @@ impl GameState {
         Ok(())
     }
 
-    /// The job that should run now, if any.
-    fn wanted_job(&self) -> Option<JobKey> {
-        if self.halted == Some(self.epoch) {
-            return None;
-        }
-        let over = self.result().is_some();
-        let wanted = if !over && self.view.is_none() && self.engine_to_move() && !self.paused {
-            Some(JobKey::EngineMove { epoch: self.epoch })
-        } else if self.hint_wanted && !over {
-            Some(JobKey::Hint { epoch: self.epoch })
-        } else if self.review.as_ref().is_some_and(|r| !r.done) {
-            Some(JobKey::Review { epoch: self.epoch })
-        } else if self.analysis && self.shown_position().game_over().is_none() {
-            Some(JobKey::Analysis {
-                epoch: self.epoch,
-                view_epoch: self.view_epoch,
-            })
-        } else {
-            None
-        };
-        wanted.filter(|key| self.completed != Some(*key))
-    }
-
-    /// Starts the job that should run, stopping the one that should not.
-    fn schedule(&mut self, worker: &EngineWorker) {
-        let wanted = self.wanted_job();
-        match (wanted, self.running) {
-            (Some(key), Some((_, running))) if key == running => {}
-            (Some(key), _) => {
-                let id = self.next_job;
-                self.next_job += 1;
-                self.running = Some((id, key));
-                worker.submit(self.job(id, key));
-            }
-            (None, Some(_)) => {
-                self.running = None;
-                worker.cancel();
-            }
-            (None, None) => {}
-        }
-    }
-
-    fn job(&self, id: u64, key: JobKey) -> Job {
-        let level = EngineOption::Level.spec().name.to_string();
-        let multipv = EngineOption::MultiPv.spec().name.to_string();
-        let full_strength = |lines: usize| {
-            vec![
-                (level.clone(), Level::Expert.name().to_string()),
-                (multipv.clone(), lines.to_string()),
-            ]
-        };
-        let timed = |ms: u64| Go {
-            movetime: Some(Duration::from_millis(ms)),
-            ..Go::default()
-        };
-        let search = |moves: &[Move], go: Go, timeout: Duration| Task::Search {
-            start: *self.game.start(),
-            moves: moves.to_vec(),
-            go,
-            timeout,
-        };
-        let moves = self.game.moves();
-        let (options, task, not_before) = match key {
-            JobKey::EngineMove { .. } => {
-                let (strength, ms) = match self.settings.movetime_ms {
-                    Some(ms) => (Level::Expert, ms),
-                    None => (self.settings.level, LEVEL_MOVETIME_MS),
-                };
-                let options = vec![
-                    (level.clone(), strength.name().to_string()),
-                    (multipv.clone(), "1".to_string()),
-                ];
-                let pace = (self.settings.mode == Mode::Engines)
-                    .then(|| self.last_engine_move.map(|at| at + ENGINES_PACE))
-                    .flatten();
-                (options, search(moves, timed(ms), hang_timeout(ms)), pace)
-            }
-            JobKey::Hint { .. } => (
-                full_strength(1),
-                search(
-                    moves,
-                    timed(HINT_MOVETIME_MS),
-                    hang_timeout(HINT_MOVETIME_MS),
-                ),
-                None,
-            ),
-            JobKey::Review { .. } => {
-                let go = Go {
-                    depth: Some(REVIEW_DEPTH),
-                    ..Go::default()
-                };
-                let from = self.review.as_ref().map_or(0, |r| r.moves.len());
-                let task = Task::Review {
-                    game: self.game.clone(),
-                    from,
-                    go,
-                    timeout: Duration::from_secs(120),
-                };
-                (full_strength(1), task, None)
-            }
-            JobKey::Analysis { .. } => {
-                let go = Go {
-                    infinite: true,
-                    ..Go::default()
-                };
-                let shown = &moves[..self.shown_ply()];
-                let day = Duration::from_secs(24 * 3600);
-                (full_strength(ANALYSIS_LINES), search(shown, go, day), None)
-            }
-        };
-        Job {
-            id,
-            task,
-            options,
-            not_before,
-        }
-    }
-
     /// Takes in what the engine worker reports; whether the page should get
     /// a fresh state (lines go out as they come, without one).
     fn on_event(&mut self, event: &WorkerEvent) -> Outcome {
@@ -741,11 +492,6 @@ fn check_size(text: &str) -> Result<(), GuiError> {
         });
     }
     Ok(())
-}
-
-/// How long a timed search may take before the engine counts as hung.
-fn hang_timeout(movetime_ms: u64) -> Duration {
-    Duration::from_millis(movetime_ms.saturating_mul(2)) + Duration::from_secs(5)
 }
 
 /// What an engine event calls for.
