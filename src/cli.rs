@@ -1,6 +1,6 @@
 //! The command line: `tuzdyk` alone speaks the protocol on stdin/stdout;
-//! subcommands run the tools (protocol clients all), and `bench`, `perft`,
-//! `replay`, `tune` and `datagen` run in process.
+//! subcommands run the tools and the GUI (protocol clients all), and
+//! `bench`, `perft`, `replay`, `tune`, `datagen` and `train` run in process.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -62,6 +62,8 @@ pub enum Command {
     Play(tuzdyk_tools::play::Args),
     /// Place each level on the PlayOK rating scale by its average loss.
     Rating(tuzdyk_tools::rating::Args),
+    /// Play, analyse and review in the browser: a local web server.
+    Gui(tuzdyk_gui::Args),
     /// Tune the evaluation: self-play games, then logistic regression.
     Tune(tuzdyk_train::Args),
     /// Generate training data for a network from self-play (docs/datagen.md).
@@ -116,6 +118,7 @@ pub fn run() -> ExitCode {
         Some(Command::Analyse(args)) => tuzdyk_tools::analyse::run(args),
         Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
         Some(Command::Rating(args)) => tuzdyk_tools::rating::run(args),
+        Some(Command::Gui(args)) => tuzdyk_gui::run(args),
         Some(Command::Tune(args)) => tuzdyk_train::run(args),
         Some(Command::Datagen(args)) => tuzdyk_train::datagen::run(args),
         Some(Command::Train(args)) => tuzdyk_train::network::command::run(args),

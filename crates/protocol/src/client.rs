@@ -139,6 +139,22 @@ pub struct SearchReport {
 }
 
 impl SearchReport {
+    /// Counts an `info` line: its node count, and its line when it is an
+    /// exact score with a principal variation.
+    fn keep(&mut self, info: InfoLine) {
+        if info.nodes.is_some() {
+            self.nodes = info.nodes;
+        }
+        if info.bound.is_some() || info.pv.is_empty() || info.score.is_none() {
+            return;
+        }
+        let index = info.line_number() - 1;
+        if self.lines.len() <= index {
+            self.lines.resize(index + 1, InfoLine::default());
+        }
+        self.lines[index] = info;
+    }
+
     /// The move of the `bestmove` line.
     ///
     /// # Errors
@@ -150,6 +166,15 @@ impl SearchReport {
     /// The `bestmove` token as sent (`?` if there was none), for messages.
     pub fn bestmove_token(&self) -> &str {
         self.bestmove_line.split_whitespace().nth(1).unwrap_or("?")
+    }
+
+    /// The engine's complaint about the position sent before this search
+    /// (`info string error: position ...`), if it made one.
+    pub fn position_error(&self) -> Option<&str> {
+        self.strings
+            .iter()
+            .map(String::as_str)
+            .find(|s| s.starts_with("error: position"))
     }
 
     /// The best line (`multipv 1`), if the engine reported one.
@@ -195,6 +220,9 @@ pub struct EngineProcess {
     /// The most recent lines read (at most [`TRANSCRIPT_LINES`]).
     pub transcript: Vec<String>,
 }
+
+/// How often [`EngineProcess::search_watched`] asks for its deadline again.
+pub const WATCH_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Lines of an engine's output kept for messages.
 pub const TRANSCRIPT_LINES: usize = 200;
@@ -410,9 +438,26 @@ impl EngineProcess {
         &mut self,
         go: &Go,
         deadline: Instant,
+        on_info: impl FnMut(&InfoLine),
+    ) -> Result<SearchReport, ClientError> {
+        self.search_watched(go, || deadline, on_info)
+    }
+
+    /// [`EngineProcess::search`] with a deadline that may move while the
+    /// search runs: `deadline` is asked again at least every
+    /// [`WATCH_INTERVAL`], so that a caller who sent `stop` can give the
+    /// engine only a short grace before calling it hung.
+    ///
+    /// # Errors
+    /// As [`EngineProcess::recv_until`]; a timeout says how long was waited.
+    pub fn search_watched(
+        &mut self,
+        go: &Go,
+        mut deadline: impl FnMut() -> Instant,
         mut on_info: impl FnMut(&InfoLine),
     ) -> Result<SearchReport, ClientError> {
         self.send(&go.to_string())?;
+        let started = Instant::now();
         let mut report = SearchReport {
             bestmove_line: String::new(),
             lines: Vec::new(),
@@ -420,7 +465,21 @@ impl EngineProcess {
             strings: Vec::new(),
         };
         loop {
-            let line = self.recv_until(deadline, "bestmove")?;
+            let slice = deadline().min(Instant::now() + WATCH_INTERVAL);
+            let line = match self.recv_until(slice, "bestmove") {
+                Ok(line) => line,
+                Err(ClientError::Timeout { .. }) if Instant::now() < deadline() => continue,
+                Err(ClientError::Timeout {
+                    name, waiting_for, ..
+                }) => {
+                    return Err(ClientError::Timeout {
+                        name,
+                        millis: started.elapsed().as_millis(),
+                        waiting_for,
+                    });
+                }
+                Err(error) => return Err(error),
+            };
             match line.split_whitespace().next() {
                 Some("bestmove") => {
                     report.bestmove_line = line;
@@ -435,17 +494,7 @@ impl EngineProcess {
                         continue;
                     };
                     on_info(&info);
-                    if info.nodes.is_some() {
-                        report.nodes = info.nodes;
-                    }
-                    if info.bound.is_some() || info.pv.is_empty() || info.score.is_none() {
-                        continue;
-                    }
-                    let index = info.line_number() - 1;
-                    if report.lines.len() <= index {
-                        report.lines.resize(index + 1, InfoLine::default());
-                    }
-                    report.lines[index] = info;
+                    report.keep(info);
                 }
                 _ => {}
             }

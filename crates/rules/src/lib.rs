@@ -4,6 +4,7 @@
 //! - [`Position`]: the board, sowing, captures, tuzdiks, the end of the game;
 //! - [`Game`]: a start position and the checked moves played from it;
 //! - [`IllegalMove`]: the one explanation of a move that cannot be played;
+//! - [`MovePreview`]: what a move would do, told before it is played;
 //! - [`perft`]: move-path counting, which checks the rules against published
 //!   numbers;
 //! - [`rng`]: a small seeded generator for everything reproducible.
@@ -27,6 +28,7 @@ mod game;
 mod lanes;
 pub mod perft;
 mod position;
+mod preview;
 pub mod rng;
 mod sowing;
 mod types;
@@ -34,6 +36,7 @@ mod zobrist;
 
 pub use game::{Game, Ply, ReplayError};
 pub use position::{Position, PositionError, PositionParts};
+pub use preview::{MovePreview, StoneDrop, TuzdikRefusal};
 pub use types::{
     BOARD_HOLES, GameEnd, GameResult, HOLES, Hole, IllegalMove, Move, MoveGains, MoveOutcome,
     MoveSet, Side, TOTAL_STONES, WINNING_KAZAN,

@@ -6,13 +6,11 @@
 //! or a numbered move (`1.`) means PlayOK game records, anything else TFEN
 //! positions, one a line. Positions are analysed as they are read, one output
 //! line each, flushed at once, so the tool fits a pipeline; records are
-//! reviewed game by game (see [`review`]). Standard output carries only
+//! reviewed game by game (see [`crate::review`]). Standard output carries only
 //! results; problems with the input go to standard error, one line each, and
 //! make the exit status 1 once everything else has been analysed.
 
 mod review;
-
-pub use review::PlayerStats;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -25,10 +23,11 @@ use tuzdyk_notation::record::GameRecord;
 use tuzdyk_notation::record::result_text;
 use tuzdyk_notation::{source, tfen};
 use tuzdyk_protocol::{
-    ClientError, EngineOption, EngineProcess, EngineSpec, Go, InfoLine, Score, SearchReport,
+    ClientError, EngineOption, EngineProcess, Go, InfoLine, Score, SearchReport,
 };
 use tuzdyk_rules::{GameEnd, Move, Position};
 
+use crate::review::PlayerStats;
 use crate::{json, option_range};
 
 /// The depth searched when no limit is given.
@@ -64,13 +63,13 @@ pub struct Args {
     pub json: bool,
     /// Review: a move losing at least this many centi-stones (100 = one
     /// stone) is an inaccuracy.
-    #[arg(long, value_name = "CP", default_value_t = review::DEFAULT_THRESHOLDS[0])]
+    #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[0])]
     pub inaccuracy: u32,
     /// Review: a move losing at least this many centi-stones is a mistake.
-    #[arg(long, value_name = "CP", default_value_t = review::DEFAULT_THRESHOLDS[1])]
+    #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[1])]
     pub mistake: u32,
     /// Review: a move losing at least this many centi-stones is a blunder.
-    #[arg(long, value_name = "CP", default_value_t = review::DEFAULT_THRESHOLDS[2])]
+    #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[2])]
     pub blunder: u32,
     /// The engine to run, with its arguments (default: this program).
     #[arg(long, value_name = "CMD")]
@@ -212,7 +211,7 @@ fn start_engine(
     cmd: Option<&str>,
     options: &[(EngineOption, u32)],
 ) -> Result<EngineProcess, ClientError> {
-    let spec = EngineSpec::from_command(cmd, "engine")?;
+    let spec = tuzdyk_protocol::EngineSpec::from_command(cmd, "engine")?;
     let mut engine = EngineProcess::start(&spec)?;
     let options: Vec<(String, String)> = options
         .iter()
@@ -243,7 +242,7 @@ impl Reviewer {
             },
             timeout: Duration::from_secs(30 * 24 * 3600),
             json: false,
-            thresholds: review::DEFAULT_THRESHOLDS.map(|t| t as i32),
+            thresholds: crate::review::DEFAULT_THRESHOLDS.map(|t| t as i32),
             bad_inputs: 0,
         }))
     }
@@ -254,8 +253,16 @@ impl Reviewer {
     /// # Errors
     /// [`ClientError`] when the engine fails.
     pub fn review(&mut self, game: &GameRecord) -> Result<Option<[PlayerStats; 2]>, ClientError> {
-        match self.0.score_game(None, game) {
-            Ok(stats) => Ok(stats),
+        self.0.engine.send("ucinewgame")?;
+        let mut stats = [PlayerStats::default(), PlayerStats::default()];
+        let thresholds = self.0.thresholds;
+        let reviewed = crate::review::review_game(&mut self.0, &game.game, 0, thresholds, |m| {
+            stats[m.mover.index()].add(&m);
+            Ok(())
+        });
+        match reviewed {
+            Ok(Ok(())) => Ok(Some(stats)),
+            Ok(Err(_rejected)) => Ok(None),
             Err(Stop::Engine(e)) => Err(e),
             Err(Stop::OutputClosed) => Ok(None),
         }
@@ -318,11 +325,7 @@ impl Analyser {
 
     /// Writes one result line to stdout and flushes it.
     fn emit(&mut self, line: &str) -> Result<(), Stop> {
-        let stdout = io::stdout();
-        let mut out = stdout.lock();
-        writeln!(out, "{line}")
-            .and_then(|()| out.flush())
-            .map_err(|_| Stop::OutputClosed)
+        emit_line(line)
     }
 
     /// Reads one source to its end: positions one by one, records game by game.
@@ -419,12 +422,8 @@ impl Analyser {
             ..self.go.clone()
         };
         let report = self.engine.go(&go, self.timeout)?;
-        if let Some(error) = report
-            .strings
-            .iter()
-            .find(|s| s.starts_with("error: position"))
-        {
-            return Ok(Err(error.clone()));
+        if let Some(error) = report.position_error() {
+            return Ok(Err(error.to_string()));
         }
         Ok(Ok(report))
     }
@@ -500,6 +499,15 @@ impl Analyser {
         };
         self.emit(&line)
     }
+}
+
+/// Writes one result line to stdout and flushes it.
+fn emit_line(line: &str) -> Result<(), Stop> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(|_| Stop::OutputClosed)
 }
 
 fn game_end_text(end: GameEnd) -> &'static str {

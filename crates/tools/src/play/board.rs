@@ -51,20 +51,11 @@ fn whose(side: Side, human: Side, engine: &str) -> String {
 /// falling into tuzdiks, and the mover's kazan before and after.
 pub fn describe(pos: &Position, mv: Move, human: Side, engine: &str) -> String {
     let mover = pos.side_to_move();
-    let sown = pos.stones(mover, mv.index());
-    let mut after = *pos;
-    let outcome = after.play(mv);
-    let landing = outcome.landing_hole();
+    let preview = pos.preview_move(mv);
+    let (sown, found, outcome) = (preview.sown, preview.found as u32, preview.outcome);
+    let landing = preview.landing();
     let (side, hole) = (landing.side, landing.number);
-    let landing_is_tuzdik =
-        !outcome.tuzdik && after.tuzdik(side.opponent()) == Some(hole as u8 - 1);
-    let found = if outcome.tuzdik {
-        3
-    } else if outcome.captured > 0 {
-        outcome.captured as u32
-    } else {
-        after.stones_at(outcome.landing) as u32
-    };
+    let landing_is_tuzdik = preview.into_tuzdik;
     let effect = if outcome.tuzdik {
         "a tuzdik: its 3 stones are taken, and it is the mover's for the rest of the game"
             .to_string()
@@ -74,7 +65,7 @@ pub fn describe(pos: &Position, mv: Move, human: Side, engine: &str) -> String {
         "a tuzdik: the stone goes to its owner's kazan".to_string()
     } else if side == mover {
         "own side: no capture".to_string()
-    } else if found == 3 {
+    } else if preview.tuzdik_refused.is_some() {
         "3, but no tuzdik can be made there: no capture".to_string()
     } else {
         format!("{found} is odd: no capture")
@@ -95,6 +86,8 @@ pub fn describe(pos: &Position, mv: Move, human: Side, engine: &str) -> String {
             if fallen == 1 { "" } else { "s" }
         ));
     }
+    let mut after = *pos;
+    after.play(mv);
     let (old, new) = (pos.kazan(mover), after.kazan(mover));
     if new != old {
         text.push_str(&format!(

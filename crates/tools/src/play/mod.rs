@@ -22,9 +22,7 @@ use tuzdyk_notation::ending::Ending as RulesEnding;
 use tuzdyk_notation::hole::{self, HoleError};
 use tuzdyk_notation::record::{self, GameRecord, result_text};
 use tuzdyk_notation::tfen;
-use tuzdyk_protocol::{
-    ClientError, EngineOption, EngineProcess, EngineSpec, Go, Level, Score, SearchReport,
-};
+use tuzdyk_protocol::{ClientError, EngineOption, EngineProcess, Go, Level, Score, SearchReport};
 use tuzdyk_rules::{Game, GameEnd, GameResult, IllegalMove, Move, Position, Side};
 
 /// The engine's move time when no limit is given.
@@ -222,12 +220,9 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: cannot write --pgn {}: {e}", path.display());
         return ExitCode::from(2);
     }
-    let spec = match EngineSpec::from_command(args.engine_cmd.as_deref(), "engine") {
+    let spec = match crate::engine_spec(args.engine_cmd.as_deref()) {
         Ok(spec) => spec,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(status) => return status,
     };
     let mut engine = match EngineProcess::start(&spec) {
         Ok(engine) => engine,

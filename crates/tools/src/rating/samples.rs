@@ -12,7 +12,8 @@ use tuzdyk_rules::Side;
 
 use super::Args;
 use super::fit::Sample;
-use crate::analyse::{PlayerStats, Reviewer};
+use crate::analyse::Reviewer;
+use crate::review::PlayerStats;
 
 /// Whose sample it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,7 +181,7 @@ fn records(job: &Job, stats: &[PlayerStats; 2]) -> Vec<Record> {
                     .and_then(|t| t.parse().ok())
                     .unwrap_or(0),
                 opponent: job.record.tag(other).unwrap_or("?").to_string(),
-                scored: player.scored(),
+                scored: player.scored,
                 loss: player.average_loss(),
                 points: job.record.result.map(|result| result.points(side)),
             }

@@ -1,0 +1,41 @@
+//! The web server: the page's files, the WebSocket, the Host and Origin
+//! guard in front of both, and the limits.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+
+use axum::Router;
+use axum::middleware;
+use axum::routing::get;
+use tokio::net::TcpListener;
+
+use crate::assets::ASSETS;
+use crate::guard::{self, Guard};
+use crate::registry::Registry;
+use crate::socket;
+
+/// What every request handler shares.
+pub struct App {
+    pub registry: Registry,
+    /// Pages connected now.
+    pub connections: AtomicUsize,
+}
+
+/// The routes, every one behind the guard.
+pub fn router(app: Arc<App>, guard: Guard) -> Router {
+    let mut router = Router::new().route("/ws", get(socket::connect));
+    for asset in &ASSETS {
+        router = router.route(asset.path, get(|| async { asset.response() }));
+    }
+    router
+        .with_state(app)
+        .layer(middleware::from_fn_with_state(guard, guard::check_request))
+}
+
+/// Serves until the listener fails.
+///
+/// # Errors
+/// When the listener fails.
+pub async fn serve(listener: TcpListener, app: Arc<App>, guard: Guard) -> std::io::Result<()> {
+    axum::serve(listener, router(app, guard)).await
+}

@@ -1,0 +1,355 @@
+//! `tuzdyk gui`'s API against a real server on a free port and a real
+//! engine process: whole games, the previews against the rules, refused
+//! moves and input with the game kept, engines that crash or hang, the
+//! Host and Origin checks, reconnection, hint, analysis and review.
+
+mod gui_support;
+
+use serde_json::{Value, json};
+
+use gui_support::{Client, Server};
+use tuzdyk_notation::ending::Ending;
+use tuzdyk_notation::{record, tfen};
+use tuzdyk_rules::{Move, Position, Side, StoneDrop};
+
+/// What the rules say about every legal move of the state's position must
+/// be what the server sent.
+fn check_previews(state: &Value) {
+    let pos = tfen::parse(state["tfen"].as_str().unwrap()).expect("the state's TFEN parses");
+    let previews = state["previews"].as_array().unwrap();
+    assert_eq!(previews.len(), pos.legal_moves().len(), "{state}");
+    for sent in previews {
+        let mv = Move::from_number(sent["hole"].as_u64().unwrap() as u32).unwrap();
+        let rules = pos.preview_move(mv);
+        assert_eq!(sent["landing"], rules.outcome.landing, "{sent}");
+        assert_eq!(sent["captured"], rules.outcome.captured, "{sent}");
+        assert_eq!(sent["tuzdik"], rules.outcome.tuzdik, "{sent}");
+        assert_eq!(sent["found"], rules.found, "{sent}");
+        assert_eq!(
+            sent["refused"].as_str(),
+            rules.tuzdik_refused.map(|r| r.key()),
+            "{sent}"
+        );
+        let path: Vec<u64> = pos
+            .sowing_path(mv)
+            .into_iter()
+            .map(|drop| match drop {
+                StoneDrop::Hole(i) => i as u64,
+                StoneDrop::Kazan(side) => 18 + side.index() as u64,
+            })
+            .collect();
+        assert_eq!(sent["path"], json!(path), "{sent}");
+    }
+}
+
+fn first_playable(state: &Value) -> u64 {
+    state["previews"][0]["hole"].as_u64().expect("a legal move")
+}
+
+#[test]
+fn a_whole_game_against_the_engine_is_played_to_its_end() {
+    let server = Server::start(&[]);
+    let mut client = Client::connect(&server, None);
+    let mut state = client.new_game("engine", "white", "beginner");
+    let mut checked = 0;
+    while state["ending"].is_null() {
+        if state["playable"] == true {
+            if checked < 40 {
+                check_previews(&state);
+                checked += 1;
+            }
+            let plies = state["plies"].as_u64().unwrap();
+            client.send(json!({"cmd": "play", "hole": first_playable(&state)}));
+            state = client.wait_state("my move", |s| s["plies"].as_u64() > Some(plies));
+        } else {
+            let plies = state["plies"].as_u64().unwrap();
+            state = client.wait_state("the engine's move", |s| {
+                s["plies"].as_u64() > Some(plies) || !s["ending"].is_null()
+            });
+        }
+    }
+    let game =
+        record::parse_game_text(state["record"].as_str().unwrap()).expect("the record reads back");
+    let ending = Ending::of(game.game.position()).expect("the game ended by the rules");
+    assert_eq!(
+        state["ending"]["result"],
+        record::result_text(Some(ending.result))
+    );
+    assert_eq!(state["ending"]["count"], json!(ending.count));
+    assert_eq!(state["tfen"], tfen::write(game.game.position()));
+    assert_eq!(state["plies"], game.game.moves().len());
+    assert!(
+        game.tag("Black").unwrap().contains("beginner"),
+        "{}",
+        state["record"]
+    );
+    assert!(checked > 5);
+}
+
+#[test]
+fn illegal_moves_are_refused_and_the_game_kept() {
+    let server = Server::start(&[]);
+    let mut client = Client::connect(&server, None);
+    client.new_game("humans", "white", "casual");
+    client.send(json!({"cmd": "play", "hole": 6}));
+    let state = client.wait_state("the move", |s| s["plies"] == 1);
+    // White's 6 took Black's hole 5.
+    let error = client.expect_error(json!({"cmd": "play", "hole": 5}));
+    assert_eq!(error["code"], "empty_hole");
+    assert_eq!(error["hole"], 5);
+    assert_eq!(error["message"], "hole 5 is empty");
+    for (hole, code) in [
+        (0, "no_such_hole"),
+        (10, "no_such_hole"),
+        (-3, "no_such_hole"),
+    ] {
+        let error = client.expect_error(json!({"cmd": "play", "hole": hole}));
+        assert_eq!(error["code"], code, "{error}");
+    }
+    let error = client.expect_error(json!({"cmd": "play"}));
+    assert_eq!(error["code"], "malformed");
+    client.send_text("flip the board");
+    let error = client.wait_for("an error", |m| m["type"] == "error");
+    assert_eq!(error["code"], "malformed");
+    client.send(json!({"cmd": "state"}));
+    let after = client.next_state();
+    assert_eq!(after["tfen"], state["tfen"]);
+    assert_eq!(after["plies"], 1);
+
+    // White owns Black's hole 3; Black cannot play it.
+    let with_tuzdik = "9S,9S,9S,9S,9S,9S,t,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,6S 12 0 N 5";
+    tfen::parse(with_tuzdik).unwrap();
+    client.send(json!({"cmd": "setup", "tfen": with_tuzdik}));
+    client.wait_state("the setup", |s| s["tfen"] == with_tuzdik);
+    let error = client.expect_error(json!({"cmd": "play", "hole": 3}));
+    assert_eq!(error["code"], "opponents_tuzdik");
+
+    // Against the engine (two seconds a move, White), its turn is not the person's.
+    client.send(json!({"cmd": "new", "settings": {
+        "mode": "engine", "human": "black", "level": "expert", "movetime_ms": 2000}}));
+    client.wait_state("the new game", |s| s["plies"] == 0 && s["thinking"] == true);
+    let error = client.expect_error(json!({"cmd": "play", "hole": 1}));
+    assert_eq!(error["code"], "not_your_turn");
+    let state = client.wait_state("the engine's move", |s| s["plies"] == 1);
+    assert_eq!(state["playable"], true);
+}
+
+#[test]
+fn bad_tfen_and_bad_records_are_refused_with_the_state_kept() {
+    let server = Server::start(&[]);
+    let mut client = Client::connect(&server, None);
+    client.new_game("humans", "white", "casual");
+    client.send(json!({"cmd": "play", "hole": 3}));
+    let before = client.wait_state("the move", |s| s["plies"] == 1);
+
+    let error = client.expect_error(json!({"cmd": "setup", "tfen": "9S/9S 0 0 S"}));
+    assert_eq!(error["code"], "bad_tfen");
+    let problem = tfen::parse("9S/9S 0 0 S").unwrap_err();
+    assert_eq!(
+        error["message"],
+        format!("invalid TFEN '9S/9S 0 0 S': {problem}")
+    );
+    let error = client.expect_error(json!({"cmd": "setup", "tfen": "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9Q 0 0 S 1"}));
+    assert!(
+        error["message"].as_str().unwrap().contains("'9Q'"),
+        "{error}"
+    );
+
+    let error = client.expect_error(json!({"cmd": "open", "record": "1. 65(11) 98 *\n"}));
+    assert_eq!(error["code"], "bad_record");
+    assert!(
+        error["message"].as_str().unwrap().contains("'65(11)'"),
+        "{error}"
+    );
+    let error = client.expect_error(json!({"cmd": "open", "record": "x".repeat(300 * 1024)}));
+    assert_eq!(error["code"], "too_large");
+
+    client.send(json!({"cmd": "state"}));
+    let after = client.next_state();
+    assert_eq!(after["tfen"], before["tfen"]);
+    assert_eq!(after["moves"], before["moves"]);
+
+    // A good record opens, with its result and tags.
+    let text = "[White \"a\"]\n[Black \"b\"]\n\n1. 65(10) 98 2. 55 56 0-1\n";
+    client.send(json!({"cmd": "open", "record": text}));
+    let opened = client.wait_state("the record", |s| s["plies"] == 4);
+    assert_eq!(opened["settings"]["mode"], "humans");
+    assert_eq!(opened["ending"]["result"], "0-1");
+    assert_eq!(opened["ending"]["reason"], "recorded");
+    assert!(opened["record"].as_str().unwrap().contains("[White \"a\"]"));
+}
+
+#[test]
+fn the_server_checks_host_and_origin() {
+    let server = Server::start(&[]);
+    let own = server.authority();
+    let (status, body) = server.get("/", &[("Host", &own)]);
+    assert_eq!(status, 200);
+    assert!(body.contains("<script type=\"module\" src=\"/app.js\">"));
+    let (status, _) = server.get(
+        "/app.js",
+        &[("Host", &format!("localhost:{}", server.port))],
+    );
+    assert_eq!(status, 200);
+    let (status, body) = server.get(
+        "/",
+        &[("Host", &format!("rebound.example:{}", server.port))],
+    );
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        body.starts_with("forbidden: Host 'rebound.example:"),
+        "{body}"
+    );
+    let (status, _) = server.get("/", &[("Host", &own), ("Origin", "http://evil.example")]);
+    assert_eq!(status, 403);
+    let (status, _) = server.get("/", &[("Host", "127.0.0.1:1")]);
+    assert_eq!(status, 403);
+    let (status, _) = server.get("/", &[]);
+    assert_eq!(status, 403);
+    let (status, _) = server.get("/nothing", &[("Host", &own)]);
+    assert_eq!(status, 404);
+
+    let refused = Client::connect_with(&server, None, Some("http://evil.example"));
+    match refused {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 403),
+        Err(other) => panic!("expected a 403, got {other}"),
+        Ok(_) => panic!("a WebSocket from another origin was accepted"),
+    }
+    let other_port = format!("http://127.0.0.1:{}", server.port.wrapping_add(1));
+    assert!(Client::connect_with(&server, None, Some(&other_port)).is_err());
+    assert!(Client::connect_with(&server, None, None).is_ok());
+}
+
+/// A server whose engine, a fake one, fails once (`script MARKER ENGINE`
+/// runs the real engine once MARKER exists): the engine plays White, so its
+/// first search fails. The notice must say `says`, and the game go on.
+fn engine_fails_once_and_the_game_goes_on(script: &str, says: &str) {
+    let marker = std::env::temp_dir().join(format!(
+        "tuzdyk-gui-{}-{}",
+        says.replace(' ', "-"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&marker);
+    let command = format!(
+        "tests/fake_engines/{script} {} {}",
+        marker.display(),
+        env!("CARGO_BIN_EXE_tuzdyk")
+    );
+    let server = Server::start(&["--engine-cmd", &command]);
+    let mut client = Client::connect(&server, None);
+    client.new_game("engine", "black", "beginner");
+    let notice = client.wait_for("the notice", |m| m["type"] == "notice");
+    assert_eq!(notice["code"], "engine_restarted", "{notice}");
+    assert!(
+        notice["message"].as_str().unwrap().contains(says),
+        "{notice}"
+    );
+    let state = client.wait_state("the engine's move", |s| s["plies"] == 1);
+    assert_eq!(state["playable"], true);
+    client.send(json!({"cmd": "play", "hole": first_playable(&state)}));
+    client.wait_state("the game going on", |s| s["plies"] == 3);
+    let _ = std::fs::remove_file(&marker);
+}
+
+#[test]
+fn a_crashing_engine_is_restarted_and_the_game_goes_on() {
+    engine_fails_once_and_the_game_goes_on("crash.sh", "exited");
+}
+
+#[test]
+fn a_hanging_engine_is_killed_restarted_and_the_game_goes_on() {
+    engine_fails_once_and_the_game_goes_on("hang_once.sh", "did not answer");
+}
+
+#[test]
+fn a_reconnection_or_a_reload_finds_the_same_game() {
+    let server = Server::start(&[]);
+    let mut first = Client::connect(&server, None);
+    first.new_game("humans", "white", "casual");
+    first.send(json!({"cmd": "play", "hole": 7}));
+    first.send(json!({"cmd": "play", "hole": 2}));
+    let state = first.wait_state("two moves", |s| s["plies"] == 2);
+    let id = first.game_id();
+    drop(first);
+    let again = Client::connect(&server, Some(&id));
+    assert_eq!(again.state["game"], id.as_str());
+    assert_eq!(again.state["tfen"], state["tfen"]);
+    assert_eq!(again.state["moves"], state["moves"]);
+    // Two pages of one game see each other's moves.
+    let mut other = Client::connect(&server, Some(&id));
+    let mut again = again;
+    again.send(json!({"cmd": "play", "hole": 1}));
+    other.wait_state("the other page's move", |s| s["plies"] == 3);
+    // An unknown id gets a new game.
+    let fresh = Client::connect(&server, Some("0123456789abcdef0123456789abcdef"));
+    assert_ne!(fresh.state["game"], id.as_str());
+    assert_eq!(fresh.state["plies"], 0);
+}
+
+#[test]
+fn games_beyond_the_limit_are_refused() {
+    let server = Server::start(&["--max-games", "1"]);
+    let _first = Client::connect(&server, None);
+    let error = gui_support::first_message(&server);
+    assert_eq!(error["type"], "error", "{error}");
+    assert_eq!(error["code"], "too_many_games", "{error}");
+}
+
+#[test]
+fn hint_analysis_and_review_come_from_the_engine() {
+    let server = Server::start(&[]);
+    let mut client = Client::connect(&server, None);
+    client.new_game("humans", "white", "casual");
+    client.send(json!({"cmd": "hint"}));
+    let state = client.wait_state("the hint", |s| !s["hint"].is_null());
+    let hole = state["hint"]["hole"].as_u64().unwrap();
+    assert!((1..=9).contains(&hole));
+    assert!(!state["hint"]["pv"].as_array().unwrap().is_empty());
+
+    client.send(json!({"cmd": "analysis", "on": true}));
+    let lines = client.wait_for("analysis lines", |m| {
+        m["type"] == "lines" && m["lines"].as_array().is_some_and(|l| l.len() == 3)
+    });
+    for line in lines["lines"].as_array().unwrap() {
+        assert!(!line["pv"].as_array().unwrap().is_empty(), "{line}");
+        assert!(line["score"]["white"].is_i64(), "{line}");
+    }
+    client.send(json!({"cmd": "analysis", "on": false}));
+
+    let text = "[White \"a\"]\n[Black \"b\"]\n\n1. 65(10) 98 2. 55 56 3. 11(22) 45X *\n";
+    client.send(json!({"cmd": "open", "record": text}));
+    client.wait_state("the record", |s| s["plies"] == 6);
+    client.send(json!({"cmd": "review"}));
+    let done = client.wait_state("the review", |s| s["review"]["done"] == true);
+    let moves = done["review"]["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    for (ply, reviewed) in moves.iter().enumerate() {
+        assert_eq!(reviewed["ply"], ply);
+        assert!(reviewed["loss"].as_i64().unwrap() >= 0, "{reviewed}");
+        assert!(reviewed["after"]["white"].is_i64(), "{reviewed}");
+    }
+    assert_eq!(moves[5]["token"], "45X");
+    assert_eq!(done["review"]["summary"][0]["moves"], 3);
+
+    // A click on the graph or a move: the position after it.
+    client.send(json!({"cmd": "view", "ply": 2}));
+    let shown = client.wait_state("the view", |s| s["viewing"] == true);
+    let mut pos = Position::startpos();
+    for n in [6, 9] {
+        pos.play(Move::from_number(n).unwrap());
+    }
+    assert_eq!(shown["tfen"], tfen::write(&pos));
+    assert_eq!(
+        shown["board"]["to_move"],
+        if pos.side_to_move() == Side::White {
+            "white"
+        } else {
+            "black"
+        }
+    );
+    let error = client.expect_error(json!({"cmd": "play", "hole": 1}));
+    assert_eq!(error["code"], "viewing");
+    client.send(json!({"cmd": "continue_here"}));
+    let state = client.wait_state("the game from there", |s| s["viewing"] == false);
+    assert_eq!(state["plies"], 2);
+}
