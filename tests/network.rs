@@ -105,6 +105,7 @@ fn a_bad_network_file_is_refused_and_the_evaluation_stays() {
     std::fs::write(&bad, b"TZNN not really").unwrap();
     let mut engine = Engine::start();
     engine.command("uci");
+    let before = engine.command("eval");
     let lines = engine.command(&format!("setoption name EvalFile value {}", path(&bad)));
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
@@ -113,9 +114,19 @@ fn a_bad_network_file_is_refused_and_the_evaluation_stays() {
     );
     let missing = engine.command("setoption name EvalFile value /no/such/file.tznn");
     assert!(missing[0].starts_with("info string error: EvalFile '/no/such/file.tznn': "));
-    // Still classic: eval ends with the classic total.
+    // The evaluation stays the one built in.
     let eval = engine.command("eval");
-    assert!(eval.last().unwrap().starts_with("eval phase "), "{eval:?}");
+    assert_eq!(eval, before);
+    let built_in = Network::built_in().expect("a built-in network");
+    assert_eq!(
+        eval.last().unwrap(),
+        &format!(
+            "eval network {} total cp {}",
+            built_in.id(),
+            built_in.evaluate(&tuzdyk_rules::Position::startpos())
+        ),
+        "{eval:?}"
+    );
     let search = engine.go("go depth 3");
     assert!(search.last().unwrap().starts_with("bestmove "));
 }

@@ -569,6 +569,17 @@ pub fn classify(line: &str) -> Result<Line, String> {
         {
             Line::Other
         }
+        "eval"
+            if n == 6
+                && t[1] == "network"
+                && t[2].len() == 8
+                && t[2].chars().all(|c| c.is_ascii_hexdigit())
+                && t[3] == "total"
+                && t[4] == "cp"
+                && signed(t.get(5)) =>
+        {
+            Line::Other
+        }
         "depth"
             if n == 8
                 && unsigned(t.get(1))

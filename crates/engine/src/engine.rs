@@ -25,7 +25,7 @@ use tuzdyk_search::{
     SearchResult, Searcher, SideClock, score,
 };
 
-use crate::level::{self, Way};
+use crate::level::{self, LevelEvaluation, Way};
 use crate::strength::Strength;
 
 /// Receives what a search says: its `info` lines and its one `bestmove`.
@@ -208,10 +208,7 @@ impl Engine {
                 log::error!("{option:?} set with a value of the wrong kind: {value:?}");
             }
         }
-        options.evaluator = match (&self.settings.network, self.settings.use_network) {
-            (Some(network), true) => Evaluator::Network(Arc::clone(network)),
-            _ => Evaluator::Classic,
-        };
+        options.evaluator = self.evaluator();
         self.searcher().set_options(options);
         Ok(notice)
     }
@@ -240,12 +237,21 @@ impl Engine {
         }
     }
 
-    /// The evaluation searches use now.
+    /// The evaluation `Eval` and `EvalFile` choose: what full-strength
+    /// searches use (a weaker level may keep its own, [`level::style`]).
     pub fn evaluator(&self) -> Evaluator {
-        self.searcher
-            .as_ref()
-            .map(|s| s.options().evaluator.clone())
-            .unwrap_or_default()
+        match (&self.settings.network, self.settings.use_network) {
+            (Some(network), true) => Evaluator::Network(Arc::clone(network)),
+            _ => Evaluator::Classic,
+        }
+    }
+
+    /// The evaluation a search at `level` uses.
+    pub fn evaluator_at(&self, level: Level) -> Evaluator {
+        match level::style(level).evaluation {
+            LevelEvaluation::Classic => Evaluator::Classic,
+            LevelEvaluation::Chosen => self.evaluator(),
+        }
     }
 
     /// The hand-written evaluation of the current position, term by term.
@@ -278,6 +284,7 @@ impl Engine {
         searcher.set_options(SearchOptions {
             lines,
             reported_lines: self.settings.multipv,
+            evaluator: self.evaluator_at(level),
             ..searcher.options().clone()
         });
         let control = Arc::new(searcher.control(&position, &limits));
@@ -456,5 +463,36 @@ pub fn info_line(info: &SearchInfo) -> InfoLine {
         hashfull: Some(info.hashfull),
         time_ms: Some(info.time.as_millis() as u64),
         pv: info.pv.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tuzdyk_protocol::OptionValue;
+
+    #[test]
+    fn full_strength_uses_the_chosen_evaluation_and_weaker_levels_the_classic_one() {
+        let mut engine = Engine::new();
+        let built_in = Network::built_in().expect("the program has a built-in network");
+        assert_eq!(
+            engine.evaluator(),
+            Evaluator::Network(Arc::clone(&built_in))
+        );
+        assert_eq!(engine.option_value(EngineOption::Eval), "network");
+        for level in Level::ALL {
+            let expected = if level == Level::Expert {
+                Evaluator::Network(Arc::clone(&built_in))
+            } else {
+                Evaluator::Classic
+            };
+            assert_eq!(engine.evaluator_at(level), expected, "{level}");
+        }
+        let classic = EVALUATIONS.iter().position(|&e| e == "classic").unwrap();
+        engine
+            .set_option(EngineOption::Eval, OptionValue::Combo(classic))
+            .unwrap();
+        assert_eq!(engine.evaluator_at(Level::Expert), Evaluator::Classic);
+        assert_eq!(engine.option_value(EngineOption::Eval), "classic");
     }
 }

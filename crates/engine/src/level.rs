@@ -20,6 +20,10 @@
 //!   move a little worse than the best, and only rarely a bad one. Expert
 //!   searches without a cap and plays its best.
 //!
+//! Every level below expert searches with the hand-written evaluation it
+//! was calibrated with; expert uses the one `Eval` chooses
+//! ([`LevelEvaluation`]).
+//!
 //! A level searches with the chance `think` per move and glances (as
 //! `greedy2`) otherwise. The numbers are calibrated by matches
 //! (STRENGTH.md): beginner scores 30-50% against greedy, and each ladder
@@ -46,6 +50,19 @@ pub struct Style {
     /// Glancing: the chance per mille, drawn once a move, of looking at the
     /// opponent's best answer to every move.
     pub look: u32,
+    /// Searching: the evaluation the level's searches use.
+    pub evaluation: LevelEvaluation,
+}
+
+/// Which evaluation a level's searches use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelEvaluation {
+    /// The hand-written one: the levels below expert were calibrated with
+    /// it (STRENGTH.md), and their strength is set by their node cap and
+    /// temperature, so they keep it whatever `Eval` says.
+    Classic,
+    /// The one `Eval` chooses (full strength: expert, and analysis).
+    Chosen,
 }
 
 /// What a level does for one move.
@@ -65,6 +82,7 @@ const fn glance(own: u32, look: u32) -> Style {
         temperature: 0,
         own,
         look,
+        evaluation: LevelEvaluation::Classic,
     }
 }
 
@@ -76,6 +94,7 @@ const fn mixed(think: u32, nodes: u64, temperature: i32) -> Style {
         temperature,
         own: 1000,
         look: 1000,
+        evaluation: LevelEvaluation::Classic,
     }
 }
 
@@ -100,6 +119,7 @@ pub const fn style(level: Level) -> Style {
         Level::Expert => Style {
             nodes: None,
             temperature: 0,
+            evaluation: LevelEvaluation::Chosen,
             ..mixed(1000, 0, 0)
         },
     }

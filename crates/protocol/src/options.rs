@@ -148,7 +148,7 @@ pub const OPTIONS: [OptionSpec; 11] = [
         option: EngineOption::Eval,
         name: "Eval",
         kind: OptionKind::Combo {
-            default: "classic",
+            default: "network",
             values: &EVALUATIONS,
         },
         help: "the evaluation: the learned network or the hand-written one",

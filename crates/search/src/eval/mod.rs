@@ -110,9 +110,10 @@ pub enum ChoiceError {
 }
 
 impl Default for Evaluator {
-    /// The evaluation the engine plays with unless told otherwise.
+    /// The evaluation the engine plays with unless told otherwise: the
+    /// built-in network (it beat the classic evaluation, STRENGTH.md).
     fn default() -> Self {
-        Evaluator::Classic
+        Evaluator::default_network()
     }
 }
 

@@ -32,7 +32,7 @@ pub struct Args {
     pub shard: Shard,
     /// The evaluation the engine plays with: classic, network (the built-in
     /// one), or a network file.
-    #[arg(long, value_name = "EVAL", default_value = "classic")]
+    #[arg(long, value_name = "EVAL", default_value = "network")]
     pub eval: String,
     /// Random plies played after a suite opening, MIN..MAX (inclusive).
     #[arg(long, value_name = "MIN..MAX", default_value = "2..6")]
