@@ -96,28 +96,48 @@ impl Args {
         }
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), ArgsError> {
         if self.depth == Some(0) {
-            return Err("--depth must be at least 1".to_string());
+            return Err(ArgsError::ZeroDepth);
         }
         if self.nodes == Some(0) {
-            return Err("--nodes must be at least 1".to_string());
+            return Err(ArgsError::ZeroNodes);
         }
         if !(self.inaccuracy <= self.mistake && self.mistake <= self.blunder) {
-            return Err(format!(
-                "thresholds must rise: --inaccuracy {} <= --mistake {} <= --blunder {}",
-                self.inaccuracy, self.mistake, self.blunder
-            ));
+            return Err(ArgsError::Thresholds {
+                inaccuracy: self.inaccuracy,
+                mistake: self.mistake,
+                blunder: self.blunder,
+            });
         }
         if self
             .engine_cmd
             .as_deref()
             .is_some_and(|c| c.trim().is_empty())
         {
-            return Err("--engine-cmd is empty".to_string());
+            return Err(ArgsError::EmptyEngineCommand);
         }
         Ok(())
     }
+}
+
+/// Why the command line cannot run.
+#[derive(Debug, thiserror::Error)]
+enum ArgsError {
+    #[error("--depth must be at least 1")]
+    ZeroDepth,
+    #[error("--nodes must be at least 1")]
+    ZeroNodes,
+    #[error(
+        "thresholds must rise: --inaccuracy {inaccuracy} <= --mistake {mistake} <= --blunder {blunder}"
+    )]
+    Thresholds {
+        inaccuracy: u32,
+        mistake: u32,
+        blunder: u32,
+    },
+    #[error("--engine-cmd is empty")]
+    EmptyEngineCommand,
 }
 
 /// Why the run stops early.
