@@ -4,25 +4,21 @@
 //! reads the file back, and bad input gets one clear line and status 2.
 //! Small runs only: a few games at a few hundred nodes.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use tuzdyk_rules::{GameResult, Side};
 use tuzdyk_search::score::MATE_BOUND;
 use tuzdyk_train::datagen::{Reader, Record};
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("the tuzdyk binary runs")
+    common::run_tuzdyk(args)
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tuzdyk-datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir.join(name)
+    common::scratch_file("datagen", name)
 }
 
 /// Runs a small datagen to a new file and gives its bytes.

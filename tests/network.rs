@@ -7,23 +7,17 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::Engine;
 use tuzdyk_search::eval::network::Network;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("the tuzdyk binary runs")
+    common::run_tuzdyk(args)
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tuzdyk-network-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir.join(name)
+    common::scratch_file("network", name)
 }
 
 fn path(p: &std::path::Path) -> &str {

@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,23 @@ use tuzdyk_rules::{Move, Position};
 /// How long to wait for any expected answer: generous, for a slow, busy
 /// two-core machine. Tests never assert on elapsed time.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Runs the `tuzdyk` binary with `args` (no `RUST_LOG`) to its end.
+pub fn run_tuzdyk(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("the tuzdyk binary runs")
+}
+
+/// A file name in a scratch folder of its own for the test file `test`
+/// (made if missing, kept between runs of one process).
+pub fn scratch_file(test: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tuzdyk-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir.join(name)
+}
 
 /// A running engine process: commands go to its stdin, its stdout lines
 /// arrive on a channel filled by a reader thread.
