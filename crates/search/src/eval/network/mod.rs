@@ -5,7 +5,7 @@
 //! inputs are on in a position, so the hidden layer is summed afresh for
 //! every evaluation from their rows: a sowing changes most holes, and an
 //! update of the previous sum would touch as many rows (see
-//! `benches/engine.rs` for both measured).
+//! `benches/eval.rs` for both measured).
 //!
 //! Quantisation: the hidden layer's weights and biases are stored times
 //! [`QA`] and clipped to `0..=QA` by the activation; the output weights times
