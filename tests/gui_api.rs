@@ -353,3 +353,32 @@ fn hint_analysis_and_review_come_from_the_engine() {
     let state = client.wait_state("the game from there", |s| s["viewing"] == false);
     assert_eq!(state["plies"], 2);
 }
+
+#[test]
+fn engine_against_engine_plays_on_its_own_pauses_and_resumes() {
+    let server = Server::start(&[]);
+    let mut client = Client::connect(&server, None);
+    client.new_game("engines", "white", "beginner");
+    let playing = client.wait_state("four engine moves", |s| s["plies"].as_u64() >= Some(4));
+    assert_eq!(playing["playable"], false, "{playing}");
+    let position = tfen::parse(playing["tfen"].as_str().unwrap()).unwrap();
+    let legal = position.legal_moves().next().expect("a legal move");
+    let refused = client.expect_error(json!({"cmd": "play", "hole": legal.number()}));
+    assert!(refused["message"].is_string(), "{refused}");
+
+    client.send(json!({"cmd": "pause"}));
+    let paused = client.wait_state("the pause", |s| s["paused"] == true);
+    let plies = paused["plies"].clone();
+    // A hint is a whole engine search: while it runs and after, the paused
+    // game does not move on.
+    client.send(json!({"cmd": "hint"}));
+    let hinted = client.wait_state("the hint", |s| !s["hint"].is_null());
+    assert_eq!(hinted["plies"], plies, "{hinted}");
+    assert_eq!(hinted["paused"], true);
+
+    client.send(json!({"cmd": "resume"}));
+    let on = client.wait_state("a move after the pause", |s| {
+        s["plies"].as_u64() > plies.as_u64() || !s["ending"].is_null()
+    });
+    assert_eq!(on["paused"], false, "{on}");
+}
