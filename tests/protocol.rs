@@ -1329,28 +1329,46 @@ fn moves_lists_every_legal_move_as_the_library_plays_it() {
 
 #[test]
 fn eval_prints_its_terms_then_phase_and_total() {
+    let network = tuzdyk_search::eval::network::Network::built_in().expect("a built-in network");
     let mut engine = start_uci();
-    for fen in [START, P1, P2] {
-        engine.send(&format!("position fen {fen}"));
-        let lines = engine.command("eval");
-        assert!(lines.len() >= 2, "{lines:#?}");
-        let (total, terms) = lines.split_last().unwrap();
-        for line in terms {
-            assert_eq!(classify(line), Ok(Kind::EvalTerm), "{line}");
+    for eval in ["network", "classic"] {
+        let lines = engine.command(&format!("setoption name Eval value {eval}"));
+        assert!(lines.is_empty(), "{lines:?}");
+        for fen in [START, P1, P2] {
+            engine.send(&format!("position fen {fen}"));
+            let mut lines = engine.command("eval");
+            if eval == "network" {
+                // The network's line comes last, after the classic breakdown.
+                let last = lines.pop().expect("eval lines");
+                assert_eq!(classify(&last), Ok(Kind::EvalNetwork), "{last}");
+                assert_eq!(
+                    last,
+                    format!(
+                        "eval network {} total cp {}",
+                        network.id(),
+                        network.evaluate(&pos(fen))
+                    )
+                );
+            }
+            assert!(lines.len() >= 2, "{lines:#?}");
+            let (total, terms) = lines.split_last().unwrap();
+            for line in terms {
+                assert_eq!(classify(line), Ok(Kind::EvalTerm), "{line}");
+            }
+            let mut names: Vec<&str> = terms.iter().map(|l| l.split(' ').nth(2).unwrap()).collect();
+            names.dedup();
+            assert_eq!(names.len(), terms.len(), "one line per term");
+            assert_eq!(classify(total), Ok(Kind::EvalTotal), "{total}");
+            let words: Vec<&str> = total.split(' ').collect();
+            let phase: i64 = words[2].parse().unwrap();
+            assert!((0..=256).contains(&phase), "{total}");
+            let score: i32 = words[5].parse().unwrap();
+            assert_eq!(
+                score,
+                tuzdyk_search::eval::classic::evaluate(&pos(fen)),
+                "{fen}"
+            );
         }
-        let mut names: Vec<&str> = terms.iter().map(|l| l.split(' ').nth(2).unwrap()).collect();
-        names.dedup();
-        assert_eq!(names.len(), terms.len(), "one line per term");
-        assert_eq!(classify(total), Ok(Kind::EvalTotal), "{total}");
-        let words: Vec<&str> = total.split(' ').collect();
-        let phase: i64 = words[2].parse().unwrap();
-        assert!((0..=256).contains(&phase), "{total}");
-        let score: i32 = words[5].parse().unwrap();
-        assert_eq!(
-            score,
-            tuzdyk_search::eval::classic::evaluate(&pos(fen)),
-            "{fen}"
-        );
     }
 }
 

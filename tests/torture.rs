@@ -527,6 +527,7 @@ impl Torture {
                 | Kind::Move
                 | Kind::EvalTerm
                 | Kind::EvalTotal
+                | Kind::EvalNetwork
                 | Kind::PerftMove
                 | Kind::PerftTotal => {}
                 Kind::Key | Kind::BenchPosition | Kind::BenchTotal => {

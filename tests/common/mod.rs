@@ -372,6 +372,8 @@ pub enum Kind {
     Move,
     EvalTerm,
     EvalTotal,
+    /// `eval network <id> total cp <score>`, after the classic total when `Eval` is `network`.
+    EvalNetwork,
     /// `<move> <leaves>` of perft.
     PerftMove,
     PerftTotal,
@@ -454,6 +456,15 @@ pub fn classify(line: &str) -> Result<Kind, String> {
                 && signed(t.get(5), line).is_ok() =>
         {
             Kind::EvalTotal
+        }
+        "eval"
+            if n == 6
+                && words_at(&t, &[(1, "network"), (3, "total"), (4, "cp")])
+                && t[2].len() == 8
+                && t[2].bytes().all(|b| b.is_ascii_hexdigit())
+                && signed(t.get(5), line).is_ok() =>
+        {
+            Kind::EvalNetwork
         }
         "depth"
             if n == 8
