@@ -116,7 +116,7 @@ fn uci_elo_is_clamped_and_sets_the_closest_level_when_limited() {
         ]
     );
     let level = option_line(&mut engine, "uci", "uciok", "Level");
-    assert!(level.contains("type combo default expert "), "{level}");
+    assert!(level.contains("type combo default champion "), "{level}");
     // Limited: the kept value takes effect.
     let beginner = Level::Beginner.rating().elo;
     assert_eq!(
@@ -135,12 +135,15 @@ fn uci_elo_is_clamped_and_sets_the_closest_level_when_limited() {
         let line = option_line(&mut engine, "uci", "uciok", "Level");
         assert!(line.contains(&format!(" default {level} ")), "{line}");
     }
-    let expert = Level::Expert.rating().elo;
+    let top = Level::FULL_STRENGTH.rating().elo;
     assert_eq!(
         engine.command("setoption name UCI_Elo value 99999"),
         vec![
             format!("info string UCI_Elo 99999 is out of range {min}..{max}; set to {max}"),
-            format!("info string Level set to expert (UCI_Elo {expert})"),
+            format!(
+                "info string Level set to {} (UCI_Elo {top})",
+                Level::FULL_STRENGTH
+            ),
         ]
     );
 }

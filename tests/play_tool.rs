@@ -319,7 +319,7 @@ fn bad_options_are_refused() {
     let (output, _) = run(&["--fen", "9S/9S 0 0 S 1"], "");
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("invalid --fen"));
-    let output = play(&["--level", "grandmaster"], "");
+    let output = play(&["--level", "sultan"], "");
     assert_eq!(output.status.code(), Some(2));
     let output = play(&["--side", "north"], "");
     assert_eq!(output.status.code(), Some(2));

@@ -869,8 +869,8 @@ fn bad_lines() -> Vec<String> {
         "setoption name MoveOverhead value 10ms",
         "setoption name Ponder value maybe",
         "setoption name Ponder",
-        "setoption name Level value grandmaster",
-        "setoption name Level value 17",
+        "setoption name Level value sultan",
+        "setoption name Level value 20",
         "setoption name Level value 0",
         "setoption name UCI_Elo value strong",
         "setoption name UCI_LimitStrength value maybe",
@@ -966,7 +966,7 @@ fn error_messages_name_the_offending_token() {
         ("go frobnicate", "'frobnicate'"),
         ("setoption name Foo value 3", "'Foo'"),
         ("setoption name Hash value lots", "'lots'"),
-        ("setoption name Level value grandmaster", "'grandmaster'"),
+        ("setoption name Level value sultan", "'sultan'"),
         ("query score", "'score'"),
     ] {
         let answer = engine.command(line);

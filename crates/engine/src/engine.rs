@@ -184,7 +184,10 @@ impl Engine {
             (EngineOption::MultiPv, _) => self.settings.multipv = spin,
             (EngineOption::Ponder, OptionValue::Check(on)) => self.settings.ponder = on,
             (EngineOption::Level, OptionValue::Combo(index)) => {
-                let level = Level::ALL.get(index).copied().unwrap_or(Level::Expert);
+                let level = Level::ALL
+                    .get(index)
+                    .copied()
+                    .unwrap_or(Level::FULL_STRENGTH);
                 notice = self.settings.strength.set_level(level);
             }
             (EngineOption::LimitStrength, OptionValue::Check(on)) => {
@@ -481,7 +484,8 @@ mod tests {
         );
         assert_eq!(engine.option_value(EngineOption::Eval), "network");
         for level in Level::ALL {
-            let expected = if level == Level::Expert {
+            let expected = if matches!(level, Level::Master | Level::Grandmaster | Level::Champion)
+            {
                 Evaluator::Network(Arc::clone(&built_in))
             } else {
                 Evaluator::Classic
@@ -492,7 +496,7 @@ mod tests {
         engine
             .set_option(EngineOption::Eval, OptionValue::Combo(classic))
             .unwrap();
-        assert_eq!(engine.evaluator_at(Level::Expert), Evaluator::Classic);
+        assert_eq!(engine.evaluator_at(Level::Champion), Evaluator::Classic);
         assert_eq!(engine.option_value(EngineOption::Eval), "classic");
     }
 }

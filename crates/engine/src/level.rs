@@ -18,11 +18,16 @@
 //!   alike on any machine), every root move scored, and a draw from a
 //!   softmax over their scores, so that a mistake is usually a plausible
 //!   move a little worse than the best, and only rarely a bad one. Expert
-//!   searches without a cap and plays its best.
+//!   and champion search without a cap and play their best.
 //!
-//! Every level below expert searches with the hand-written evaluation it
-//! was calibrated with; expert uses the one `Eval` chooses
-//! ([`LevelEvaluation`]).
+//! Every level up to expert searches with the hand-written evaluation it
+//! was calibrated with; master, grandmaster and champion use the one
+//! `Eval` chooses (the network) ([`LevelEvaluation`]). The network is worth
+//! about 450 Elo at 5+0.05 (STRENGTH.md), two to three steps of the ladder,
+//! so the hand-written evaluation at full strength stays as a step (expert)
+//! and the network climbs again from a node cap: master and grandmaster
+//! take skilled's and advanced's caps and temperatures, champion is full
+//! strength.
 //!
 //! A level searches with the chance `think` per move and glances (as
 //! `greedy2`) otherwise. The numbers are calibrated by matches
@@ -57,11 +62,12 @@ pub struct Style {
 /// Which evaluation a level's searches use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LevelEvaluation {
-    /// The hand-written one: the levels below expert were calibrated with
+    /// The hand-written one: the levels up to expert were calibrated with
     /// it (STRENGTH.md), and their strength is set by their node cap and
     /// temperature, so they keep it whatever `Eval` says.
     Classic,
-    /// The one `Eval` chooses (full strength: expert, and analysis).
+    /// The one `Eval` chooses (master, grandmaster, champion, and so
+    /// analysis).
     Chosen,
 }
 
@@ -119,8 +125,19 @@ pub const fn style(level: Level) -> Style {
         Level::Expert => Style {
             nodes: None,
             temperature: 0,
-            evaluation: LevelEvaluation::Chosen,
             ..mixed(1000, 0, 0)
+        },
+        Level::Master => Style {
+            evaluation: LevelEvaluation::Chosen,
+            ..mixed(1000, 120_000, 12)
+        },
+        Level::Grandmaster => Style {
+            evaluation: LevelEvaluation::Chosen,
+            ..mixed(1000, 450_000, 6)
+        },
+        Level::Champion => Style {
+            evaluation: LevelEvaluation::Chosen,
+            ..style(Level::Expert)
         },
     }
 }

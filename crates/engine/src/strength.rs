@@ -21,7 +21,7 @@ pub struct Strength {
 impl Default for Strength {
     fn default() -> Self {
         Strength {
-            level: Level::Expert,
+            level: Level::FULL_STRENGTH,
             limit: false,
             elo: ELO_RANGE.1,
         }
@@ -80,7 +80,7 @@ mod tests {
         let casual = Level::Casual.rating().elo as i64;
         let notice = strength.set_elo(casual + 3).unwrap();
         assert!(notice.contains("is kept"), "{notice}");
-        assert_eq!(strength.level, Level::Expert);
+        assert_eq!(strength.level, Level::FULL_STRENGTH);
         assert_eq!(
             strength.set_limit(true).unwrap(),
             format!("Level set to casual (UCI_Elo {casual})")

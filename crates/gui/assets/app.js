@@ -6,7 +6,7 @@ import { TEXTS } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 const ANIMATION_MS = { off: 0, fast: 50, normal: 130, slow: 300 };
-const LEVELS = ["beginner", "novice", "casual", "intermediate", "skilled", "advanced", "expert"];
+const LEVELS = ["beginner", "novice", "casual", "intermediate", "skilled", "advanced", "expert", "master", "grandmaster", "champion"];
 const PER_MOVE_MS = [500, 1000, 3000, 10000];
 const MAX_UPLOAD = 256 * 1024;
 
@@ -253,7 +253,7 @@ function drawControls() {
     $("mode").value = settings.mode;
     $("human").value = settings.human;
     $("strength").value = settings.movetime_ms ? "time:" + settings.movetime_ms : "level:" + settings.level;
-    const fullStrength = settings.movetime_ms || settings.level === "expert";
+    const fullStrength = settings.movetime_ms || settings.level === "champion";
     const choice = store.get("preview." + key, null);
     $("preview-toggle").checked = choice === null ? !fullStrength : choice === "1";
   }
@@ -441,7 +441,7 @@ function newGame() {
     settings: {
       mode: $("mode").value,
       human: $("human").value,
-      level: kind === "level" ? value : "expert",
+      level: kind === "level" ? value : "champion",
       movetime_ms: kind === "time" ? Number(value) : null,
     },
   });

@@ -79,7 +79,7 @@ impl GameState {
         let multipv = EngineOption::MultiPv.spec().name.to_string();
         let full_strength = |lines: usize| {
             vec![
-                (level.clone(), Level::Expert.name().to_string()),
+                (level.clone(), Level::FULL_STRENGTH.name().to_string()),
                 (multipv.clone(), lines.to_string()),
             ]
         };
@@ -97,7 +97,7 @@ impl GameState {
         let (options, task, not_before) = match key {
             JobKey::EngineMove { .. } => {
                 let (strength, ms) = match self.settings.movetime_ms {
-                    Some(ms) => (Level::Expert, ms),
+                    Some(ms) => (Level::FULL_STRENGTH, ms),
                     None => (self.settings.level, LEVEL_MOVETIME_MS),
                 };
                 let options = vec![

@@ -26,7 +26,14 @@ pub enum Level {
     Intermediate,
     Skilled,
     Advanced,
+    /// Full strength with the hand-written evaluation.
     Expert,
+    /// The evaluation `Eval` chooses (the network), at a node cap.
+    Master,
+    /// The evaluation `Eval` chooses, at a larger node cap.
+    Grandmaster,
+    /// Full strength with the evaluation `Eval` chooses.
+    Champion,
     /// Stand-in: the largest immediate kazan gain.
     Greedy,
     /// Stand-in: the largest immediate gain less the opponent's best answer.
@@ -43,7 +50,7 @@ pub struct Rating {
 
 /// Each level's estimate, as `scripts/rating.sh` (`tuzdyk rating`) printed
 /// it at 1783c5d+ (STRENGTH.md, "The levels' PlayOK ratings").
-pub const RATINGS: [(Level, Rating); 16] = [
+pub const RATINGS: [(Level, Rating); 19] = [
     (Level::Beginner, rating(1186, 1092, 1280)),
     (Level::Learner, rating(1341, 1264, 1419)),
     (Level::Improver, rating(1521, 1465, 1577)),
@@ -58,6 +65,9 @@ pub const RATINGS: [(Level, Rating); 16] = [
     (Level::Skilled, rating(3006, 2857, 3155)),
     (Level::Advanced, rating(3139, 2982, 3296)),
     (Level::Expert, rating(3330, 3165, 3494)),
+    (Level::Master, rating(3584, 3410, 3758)),
+    (Level::Grandmaster, rating(3800, 3600, 4000)),
+    (Level::Champion, rating(3900, 3700, 4100)),
     (Level::Greedy, rating(1233, 1128, 1339)),
     (Level::Greedy2, rating(1735, 1684, 1786)),
 ];
@@ -67,8 +77,8 @@ const fn rating(elo: i32, low: i32, high: i32) -> Rating {
 }
 
 /// [`Level::LADDER`] followed by the two stand-ins.
-const fn ladder_then_stand_ins() -> [Level; 16] {
-    let mut all = [Level::Greedy2; 16];
+const fn ladder_then_stand_ins() -> [Level; 19] {
+    let mut all = [Level::Greedy2; 19];
     let mut i = 0;
     while i < Level::LADDER.len() {
         all[i] = Level::LADDER[i];
@@ -102,10 +112,10 @@ const fn ladder_range() -> (i64, i64) {
 
 impl Level {
     /// Every level: the ladder, weakest first, then the stand-ins.
-    pub const ALL: [Level; 16] = ladder_then_stand_ins();
+    pub const ALL: [Level; 19] = ladder_then_stand_ins();
 
     /// The ladder, weakest first: each level beats the one below.
-    pub const LADDER: [Level; 14] = [
+    pub const LADDER: [Level; 17] = [
         Level::Beginner,
         Level::Learner,
         Level::Improver,
@@ -120,10 +130,16 @@ impl Level {
         Level::Skilled,
         Level::Advanced,
         Level::Expert,
+        Level::Master,
+        Level::Grandmaster,
+        Level::Champion,
     ];
 
+    /// The top of the ladder: the engine's full strength, the default.
+    pub const FULL_STRENGTH: Level = Level::Champion;
+
     /// The `Level` option's names, in the order of [`Level::ALL`].
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 19] = [
         "beginner",
         "learner",
         "improver",
@@ -138,6 +154,9 @@ impl Level {
         "skilled",
         "advanced",
         "expert",
+        "master",
+        "grandmaster",
+        "champion",
         "greedy",
         "greedy2",
     ];
@@ -146,8 +165,8 @@ impl Level {
         Level::NAMES[self as usize - 1]
     }
 
-    /// The level's number: 1 (beginner) to 14 (expert) on the ladder, 15
-    /// and 16 for the stand-ins.
+    /// The level's number: 1 (beginner) to 17 (champion) on the ladder, 18
+    /// and 19 for the stand-ins.
     pub const fn number(self) -> u32 {
         self as u32
     }
@@ -165,7 +184,7 @@ impl Level {
     /// assert_eq!(Level::parse("Expert"), Some(Level::Expert));
     /// assert_eq!(Level::parse("9"), Some(Level::Novice));
     /// assert_eq!(Level::parse("greedy"), Some(Level::Greedy));
-    /// assert_eq!(Level::parse("grandmaster"), None);
+    /// assert_eq!(Level::parse("world champion"), None);
     /// ```
     pub fn parse(text: &str) -> Option<Level> {
         let text = text.trim();
@@ -188,15 +207,15 @@ impl Level {
     /// ```
     /// use tuzdyk_protocol::Level;
     ///
-    /// let expert = i64::from(Level::Expert.rating().elo);
-    /// assert_eq!(Level::closest_to(expert + 1000), Level::Expert);
+    /// let top = i64::from(Level::Champion.rating().elo);
+    /// assert_eq!(Level::closest_to(top + 1000), Level::Champion);
     /// assert_eq!(Level::closest_to(0), Level::Beginner);
     /// ```
     pub fn closest_to(elo: i64) -> Level {
         Level::LADDER
             .into_iter()
             .min_by_key(|level| (level.rating().elo as i64 - elo).abs())
-            .unwrap_or(Level::Expert)
+            .unwrap_or(Level::FULL_STRENGTH)
     }
 
     /// The rating as `play --help` and protocol.md show it: `PlayOK ~1250
@@ -224,7 +243,7 @@ mod tests {
             assert_eq!(Level::parse(name), Some(*level));
             assert_eq!(Level::parse(&level.number().to_string()), Some(*level));
         }
-        assert_eq!(Level::parse("17"), None);
+        assert_eq!(Level::parse("20"), None);
         assert_eq!(Level::parse("0"), None);
         let ladder: Vec<Level> = Level::ALL.into_iter().filter(|l| l.is_ladder()).collect();
         assert_eq!(ladder, Level::LADDER);
@@ -244,7 +263,7 @@ mod tests {
             assert!(pair[0].rating().elo < pair[1].rating().elo, "{pair:?}");
         }
         assert_eq!(ELO_RANGE.0, Level::Beginner.rating().elo as i64);
-        assert_eq!(ELO_RANGE.1, Level::Expert.rating().elo as i64);
+        assert_eq!(ELO_RANGE.1, Level::FULL_STRENGTH.rating().elo as i64);
     }
 
     #[test]

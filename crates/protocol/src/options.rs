@@ -117,10 +117,10 @@ pub const OPTIONS: [OptionSpec; 11] = [
         option: EngineOption::Level,
         name: "Level",
         kind: OptionKind::Combo {
-            default: "expert",
+            default: Level::FULL_STRENGTH.name(),
             values: &Level::NAMES,
         },
-        help: "playing strength: a ladder level by name or number 1-14, or a stand-in for new players (greedy, greedy2); each level's PlayOK rating estimate is in Level::rating, protocol.md and tuzdyk play --help",
+        help: "playing strength: a ladder level by name or number 1-17, or a stand-in for new players (greedy, greedy2); each level's PlayOK rating estimate is in Level::rating, protocol.md and tuzdyk play --help",
     },
     OptionSpec {
         option: EngineOption::LimitStrength,
@@ -334,7 +334,7 @@ mod tests {
         assert_eq!(EngineOption::by_name("Foo"), None);
         assert_eq!(
             EngineOption::Level.spec().declaration(),
-            "option name Level type combo default expert var beginner var learner var improver var apprentice var amateur var hobbyist var regular var keen var novice var casual var intermediate var skilled var advanced var expert var greedy var greedy2"
+            "option name Level type combo default champion var beginner var learner var improver var apprentice var amateur var hobbyist var regular var keen var novice var casual var intermediate var skilled var advanced var expert var master var grandmaster var champion var greedy var greedy2"
         );
     }
 
@@ -370,10 +370,7 @@ mod tests {
         let level = EngineOption::Level.spec();
         assert_eq!(level.parse_value(Some("Casual")), Ok(OptionValue::Combo(9)));
         assert_eq!(level.parse_value(Some("14")), Ok(OptionValue::Combo(13)));
-        let error = level
-            .parse_value(Some("grandmaster"))
-            .unwrap_err()
-            .to_string();
+        let error = level.parse_value(Some("sultan")).unwrap_err().to_string();
         assert!(error.contains("one of beginner, learner"), "{error}");
         let ponder = EngineOption::Ponder.spec();
         assert_eq!(

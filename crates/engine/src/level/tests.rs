@@ -31,11 +31,13 @@ fn draw(temperature: i32, rms: &[RootMove], seed: u64) -> usize {
 }
 
 #[test]
-fn expert_always_plays_the_best() {
+fn expert_and_champion_always_play_the_best() {
     let rms = scored(&[100, 90, -50]);
-    for seed in 0..50 {
-        let mv = play(Level::Expert, &Position::startpos(), &rms, seed);
-        assert_eq!(mv, Some(Move::from_index(0)));
+    for level in [Level::Expert, Level::Champion] {
+        for seed in 0..50 {
+            let mv = play(level, &Position::startpos(), &rms, seed);
+            assert_eq!(mv, Some(Move::from_index(0)), "{level}");
+        }
     }
 }
 
@@ -82,16 +84,27 @@ fn the_ladder_looks_more_and_then_searches_more_as_it_rises() {
             assert!(weaker.own <= stronger.own && weaker.look <= stronger.look);
         }
         if weaker.think == 1000 {
-            match (weaker.nodes, stronger.nodes) {
-                (Some(a), Some(b)) => assert!(a < b, "{pair:?}"),
-                (Some(_), None) => assert_eq!(pair[1], Level::Expert),
-                other => panic!("{other:?}"),
+            // The caps rise while the evaluation stays; from the classic
+            // evaluation at full strength (expert) the network starts
+            // again at a cap (master).
+            match (weaker.evaluation, stronger.evaluation) {
+                (a, b) if a == b => match (weaker.nodes, stronger.nodes) {
+                    (Some(a), Some(b)) => assert!(a < b, "{pair:?}"),
+                    (Some(_), None) => {}
+                    other => panic!("{pair:?}: {other:?}"),
+                },
+                (LevelEvaluation::Classic, LevelEvaluation::Chosen) => {
+                    assert_eq!(pair, [Level::Expert, Level::Master]);
+                    assert_eq!(weaker.nodes, None);
+                }
+                other => panic!("{pair:?}: {other:?}"),
             }
         }
     }
     assert_eq!(style(Level::Beginner).think, 0);
     for seed in 0..20 {
         assert!(plays_best(Level::Expert, way(Level::Expert, seed)));
+        assert!(plays_best(Level::Champion, way(Level::Champion, seed)));
         assert_eq!(way(Level::Greedy, seed), Way::Glance);
         assert_eq!(way(Level::Novice, seed), Way::Search);
     }

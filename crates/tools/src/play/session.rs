@@ -267,8 +267,11 @@ impl Session {
     }
 
     fn hint(&mut self) -> Result<(), Exit> {
-        self.engine
-            .send(&format!("setoption name {} value expert", level_option()))?;
+        self.engine.send(&format!(
+            "setoption name {} value {}",
+            level_option(),
+            Level::FULL_STRENGTH
+        ))?;
         let go = self.go.clone();
         let report = self.search(&go);
         self.engine.send(&format!(

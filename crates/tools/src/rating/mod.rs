@@ -343,7 +343,7 @@ mod tests {
         for bad in [
             "skilled",
             "skilled=159",
-            "grandmaster=1/2",
+            "sultan=1/2",
             "beginner=1/2",
             "greedy=1/2",
             "skilled=x/5",
