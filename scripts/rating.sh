@@ -8,9 +8,10 @@
 #   scripts/rating.sh [tuzdyk binary]
 #
 # The steps above intermediate have no games here: they are given with
-# --chain from the matches of STRENGTH.md (Level calibration). Once those
-# levels are recalibrated, add their step matches to scripts/levels.sh and
-# drop their --chain.
+# --chain from the matches of STRENGTH.md (Level calibration, and the
+# network's levels under "The learned evaluation"). Once those levels are
+# recalibrated, add their step matches to scripts/levels.sh and drop their
+# --chain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,5 +31,6 @@ done
 "$tuzdyk" rating --rated tests/data/playok-games.pgn --depth 12 --jobs 2 --losses "$out/playok.tsv"
 "$tuzdyk" rating --levels "${files[@]}" --depth 12 --jobs 2 --losses "$out/levels.tsv"
 "$tuzdyk" rating --from-losses "$out/playok.tsv" "$out/levels.tsv" \
-  --chain skilled=+159.8/45.4 --chain advanced=+132.9/48.2 --chain expert=+190.8/50.8 |
+  --chain skilled=+159.8/45.4 --chain advanced=+132.9/48.2 --chain expert=+190.8/50.8 \
+  --chain master=+195.5/54.9 --chain grandmaster=+157.7/48.4 --chain champion=+103.7/61.3 |
   tee "$out/table.md"

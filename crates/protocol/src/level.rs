@@ -49,7 +49,8 @@ pub struct Rating {
 }
 
 /// Each level's estimate, as `scripts/rating.sh` (`tuzdyk rating`) printed
-/// it at 1783c5d+ (STRENGTH.md, "The levels' PlayOK ratings").
+/// it at 1783c5d+, with the network's three levels chained on at a249bbe+
+/// (STRENGTH.md, "The levels' PlayOK ratings").
 pub const RATINGS: [(Level, Rating); 19] = [
     (Level::Beginner, rating(1186, 1092, 1280)),
     (Level::Learner, rating(1341, 1264, 1419)),
@@ -65,9 +66,9 @@ pub const RATINGS: [(Level, Rating); 19] = [
     (Level::Skilled, rating(3006, 2857, 3155)),
     (Level::Advanced, rating(3139, 2982, 3296)),
     (Level::Expert, rating(3330, 3165, 3494)),
-    (Level::Master, rating(3584, 3410, 3758)),
-    (Level::Grandmaster, rating(3800, 3600, 4000)),
-    (Level::Champion, rating(3900, 3700, 4100)),
+    (Level::Master, rating(3525, 3352, 3699)),
+    (Level::Grandmaster, rating(3683, 3503, 3863)),
+    (Level::Champion, rating(3787, 3596, 3977)),
     (Level::Greedy, rating(1233, 1128, 1339)),
     (Level::Greedy2, rating(1735, 1684, 1786)),
 ];
