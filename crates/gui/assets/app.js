@@ -7,6 +7,8 @@ import { TEXTS } from "./texts.js";
 const $ = (id) => document.getElementById(id);
 const ANIMATION_MS = { off: 0, fast: 50, normal: 130, slow: 300 };
 const LEVELS = ["beginner", "novice", "casual", "intermediate", "skilled", "advanced", "expert", "master", "grandmaster", "champion"];
+// The last is full strength (the engine's Level::FULL_STRENGTH).
+const FULL_STRENGTH = LEVELS[LEVELS.length - 1];
 const PER_MOVE_MS = [500, 1000, 3000, 10000];
 const MAX_UPLOAD = 256 * 1024;
 
@@ -253,7 +255,7 @@ function drawControls() {
     $("mode").value = settings.mode;
     $("human").value = settings.human;
     $("strength").value = settings.movetime_ms ? "time:" + settings.movetime_ms : "level:" + settings.level;
-    const fullStrength = settings.movetime_ms || settings.level === "champion";
+    const fullStrength = settings.movetime_ms || settings.level === FULL_STRENGTH;
     const choice = store.get("preview." + key, null);
     $("preview-toggle").checked = choice === null ? !fullStrength : choice === "1";
   }
@@ -441,7 +443,7 @@ function newGame() {
     settings: {
       mode: $("mode").value,
       human: $("human").value,
-      level: kind === "level" ? value : "champion",
+      level: kind === "level" ? value : FULL_STRENGTH,
       movetime_ms: kind === "time" ? Number(value) : null,
     },
   });
