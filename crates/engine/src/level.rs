@@ -23,11 +23,11 @@
 //! Every level up to expert searches with the hand-written evaluation it
 //! was calibrated with; master, grandmaster and champion use the one
 //! `Eval` chooses (the network) ([`LevelEvaluation`]). The network is worth
-//! about 450 Elo at 5+0.05 (STRENGTH.md), two to three steps of the ladder,
-//! so the hand-written evaluation at full strength stays as a step (expert)
-//! and the network climbs again from a node cap: master and grandmaster
-//! take skilled's and advanced's caps and temperatures, champion is full
-//! strength.
+//! two to three steps of the ladder at 5+0.05, and most at small node
+//! counts (STRENGTH.md: generation 3 at 120,000 nodes scored 90% against
+//! expert), so the hand-written evaluation at full strength stays as a step
+//! (expert) and the network climbs again from a node cap: master at 45,000
+//! nodes, grandmaster at 170,000, champion at full strength.
 //!
 //! A level searches with the chance `think` per move and glances (as
 //! `greedy2`) otherwise. The numbers are calibrated by matches
@@ -129,11 +129,11 @@ pub const fn style(level: Level) -> Style {
         },
         Level::Master => Style {
             evaluation: LevelEvaluation::Chosen,
-            ..mixed(1000, 120_000, 12)
+            ..mixed(1000, 45_000, 15)
         },
         Level::Grandmaster => Style {
             evaluation: LevelEvaluation::Chosen,
-            ..mixed(1000, 450_000, 6)
+            ..mixed(1000, 170_000, 9)
         },
         Level::Champion => Style {
             evaluation: LevelEvaluation::Chosen,
