@@ -66,9 +66,9 @@ pub const RATINGS: [(Level, Rating); 19] = [
     (Level::Skilled, rating(3006, 2857, 3155)),
     (Level::Advanced, rating(3139, 2982, 3296)),
     (Level::Expert, rating(3330, 3165, 3494)),
-    (Level::Master, rating(3525, 3352, 3699)),
-    (Level::Grandmaster, rating(3683, 3503, 3863)),
-    (Level::Champion, rating(3787, 3596, 3977)),
+    (Level::Master, rating(3500, 3328, 3673)),
+    (Level::Grandmaster, rating(3669, 3489, 3848)),
+    (Level::Champion, rating(3857, 3671, 4044)),
     (Level::Greedy, rating(1233, 1128, 1339)),
     (Level::Greedy2, rating(1735, 1684, 1786)),
 ];
