@@ -174,6 +174,10 @@ impl Browser {
 
     async fn hover(&self, css: &str) {
         let element = self.client.find(Locator::Css(css)).await.unwrap();
+        self.hover_element(element).await;
+    }
+
+    async fn hover_element(&self, element: fantoccini::elements::Element) {
         let mouse = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
             element,
             duration: None,
@@ -238,7 +242,15 @@ impl Browser {
         )
         .await;
         self.hover("#turn").await;
-        self.hover(".hole.playable:last-of-type").await;
+        // The last playable hole (`:last-of-type` matched nothing when the
+        // row's last hole was empty).
+        let playable = self
+            .client
+            .find_all(Locator::Css(".hole.playable"))
+            .await
+            .unwrap();
+        let last = playable.into_iter().last().expect("a playable hole");
+        self.hover_element(last).await;
         self.wait(
             "the preview",
             "document.getElementById('preview-text').textContent !== ''",
