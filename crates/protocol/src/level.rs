@@ -49,7 +49,7 @@ pub struct Rating {
 }
 
 /// Each level's estimate, as `scripts/rating.sh` (`tuzdyk rating`) printed
-/// it at 1783c5d+, with the network's three levels chained on at a249bbe+
+/// it at 1783c5d+, with the network's three levels chained on at 949fa74
 /// (STRENGTH.md, "The levels' PlayOK ratings").
 pub const RATINGS: [(Level, Rating); 19] = [
     (Level::Beginner, rating(1186, 1092, 1280)),
