@@ -32,5 +32,5 @@ done
 "$tuzdyk" rating --levels "${files[@]}" --depth 12 --jobs 2 --losses "$out/levels.tsv"
 "$tuzdyk" rating --from-losses "$out/playok.tsv" "$out/levels.tsv" \
   --chain skilled=+159.8/45.4 --chain advanced=+132.9/48.2 --chain expert=+190.8/50.8 \
-  --chain master=+170.6/52.6 --chain grandmaster=+168.4/49.0 --chain champion=+188.5/49.8 |
+  --chain master=+205.0/53.4 --chain grandmaster=+161.9/50.8 --chain champion=+153.4/44.7 |
   tee "$out/table.md"
