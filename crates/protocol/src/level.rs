@@ -49,8 +49,8 @@ pub struct Rating {
 }
 
 /// Each level's estimate, as `scripts/rating.sh` (`tuzdyk rating`) printed
-/// it at 1783c5d+, with the network's three levels chained on at af88367 (generation 4)
-/// (STRENGTH.md, "The levels' PlayOK ratings").
+/// it at 1783c5d+, with the network's three levels chained on at af88367
+/// (generation 4; STRENGTH.md, "The levels' PlayOK ratings").
 pub const RATINGS: [(Level, Rating); 19] = [
     (Level::Beginner, rating(1186, 1092, 1280)),
     (Level::Learner, rating(1341, 1264, 1419)),
