@@ -32,5 +32,5 @@ done
 "$tuzdyk" rating --levels "${files[@]}" --depth 12 --jobs 2 --losses "$out/levels.tsv"
 "$tuzdyk" rating --from-losses "$out/playok.tsv" "$out/levels.tsv" \
   --chain skilled=+159.8/45.4 --chain advanced=+132.9/48.2 --chain expert=+190.8/50.8 \
-  --chain master=+205.0/53.4 --chain grandmaster=+161.9/50.8 --chain champion=+153.4/44.7 |
+  --chain master=+155.5/53.2 --chain grandmaster=+235.4/59.5 --chain champion=+186.2/45.2 |
   tee "$out/table.md"

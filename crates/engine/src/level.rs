@@ -26,8 +26,8 @@
 //! two to three steps of the ladder at 5+0.05, and most at small node
 //! counts (STRENGTH.md: generation 3 at 120,000 nodes scored 90% against
 //! expert), so the hand-written evaluation at full strength stays as a step
-//! (expert) and the network climbs again from a node cap: master at 45,000
-//! nodes, grandmaster at 170,000, champion at full strength.
+//! (expert) and the network climbs again from a node cap: master at 28,000
+//! nodes, grandmaster at 145,000, champion at full strength.
 //!
 //! A level searches with the chance `think` per move and glances (as
 //! `greedy2`) otherwise. The numbers are calibrated by matches
@@ -129,11 +129,11 @@ pub const fn style(level: Level) -> Style {
         },
         Level::Master => Style {
             evaluation: LevelEvaluation::Chosen,
-            ..mixed(1000, 45_000, 15)
+            ..mixed(1000, 28_000, 15)
         },
         Level::Grandmaster => Style {
             evaluation: LevelEvaluation::Chosen,
-            ..mixed(1000, 170_000, 9)
+            ..mixed(1000, 145_000, 9)
         },
         Level::Champion => Style {
             evaluation: LevelEvaluation::Chosen,

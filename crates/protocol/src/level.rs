@@ -49,8 +49,8 @@ pub struct Rating {
 }
 
 /// Each level's estimate, as `scripts/rating.sh` (`tuzdyk rating`) printed
-/// it at 1783c5d+, with the network's three levels chained on at af88367
-/// (generation 4; STRENGTH.md, "The levels' PlayOK ratings").
+/// it at 1783c5d+, with the network's three levels chained on with
+/// generation 5 (STRENGTH.md, "The levels' PlayOK ratings").
 pub const RATINGS: [(Level, Rating); 19] = [
     (Level::Beginner, rating(1186, 1092, 1280)),
     (Level::Learner, rating(1341, 1264, 1419)),
@@ -66,9 +66,9 @@ pub const RATINGS: [(Level, Rating); 19] = [
     (Level::Skilled, rating(3006, 2857, 3155)),
     (Level::Advanced, rating(3139, 2982, 3296)),
     (Level::Expert, rating(3330, 3165, 3494)),
-    (Level::Master, rating(3535, 3362, 3708)),
-    (Level::Grandmaster, rating(3697, 3516, 3877)),
-    (Level::Champion, rating(3850, 3664, 4036)),
+    (Level::Master, rating(3485, 3312, 3658)),
+    (Level::Grandmaster, rating(3721, 3538, 3904)),
+    (Level::Champion, rating(3907, 3718, 4095)),
     (Level::Greedy, rating(1233, 1128, 1339)),
     (Level::Greedy2, rating(1735, 1684, 1786)),
 ];
