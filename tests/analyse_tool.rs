@@ -3,6 +3,8 @@
 //! Searches are shallow so that a slow, busy machine runs them quickly; no
 //! test looks at the time taken.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,25 +21,8 @@ const FINISHED: &str = "1S,1S,1S,1S,2S,2S,2S,3S,t/3S,2S,2S,2S,3S,t,2S,2S,1 82 51
 
 /// Runs `tuzdyk analyse <args>` with `input` on stdin.
 fn analyse(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
-        .arg("analyse")
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the tuzdyk binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().expect("tuzdyk analyse finishes");
-    writer.join().unwrap();
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert!(!err.contains("panicked"), "stderr: {err}");
-    output
+    let args: Vec<&str> = ["analyse"].iter().chain(args).copied().collect();
+    common::run_tuzdyk_with_input(&args, input)
 }
 
 fn stdout_lines(output: &Output) -> Vec<String> {
@@ -400,10 +385,7 @@ fn positions_in_json_have_every_field() {
 fn a_pipeline_of_game_positions_gives_one_line_per_position() {
     // What `tuzdyk replay --fen games.pgn | head -8` gives: final positions of
     // real games, some of them finished.
-    let replay = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
-        .args(["replay", "--fen", GAMES_FILE])
-        .output()
-        .unwrap();
+    let replay = common::run_tuzdyk(&["replay", "--fen", GAMES_FILE]);
     let text = String::from_utf8(replay.stdout).unwrap();
     let fens: Vec<&str> = text.lines().take(8).collect();
     let mut input = fens.join("\n");

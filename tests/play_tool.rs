@@ -3,34 +3,18 @@
 //! at the beginner level with a tiny depth, so games are quick; no test looks
 //! at the time taken.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use tuzdyk_notation::record::{self, GameRecord};
 use tuzdyk_rules::{GameResult, Side};
 
 /// Runs `tuzdyk play <args>` with `script` on stdin.
 fn play(args: &[&str], script: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
-        .arg("play")
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the tuzdyk binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let script = script.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(script.as_bytes());
-    });
-    let output = child.wait_with_output().expect("tuzdyk play finishes");
-    writer.join().unwrap();
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert!(!err.contains("panicked"), "stderr: {err}");
-    output
+    let args: Vec<&str> = ["play"].iter().chain(args).copied().collect();
+    common::run_tuzdyk_with_input(&args, script)
 }
 
 /// A quick engine: beginner level, two plies.

@@ -24,6 +24,31 @@ pub fn run_tuzdyk(args: &[&str]) -> Output {
         .expect("the tuzdyk binary runs")
 }
 
+/// Runs the `tuzdyk` binary with `args` (no `RUST_LOG`) to its end, with
+/// `input` on its stdin (written from a thread of its own, so that a large
+/// output cannot block the writer), and checks that it did not panic.
+pub fn run_tuzdyk_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tuzdyk binary runs");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        // The program may exit before reading it all (a `quit` line).
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().expect("tuzdyk finishes");
+    writer.join().expect("the stdin writer ends");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    output
+}
+
 /// A file name in a scratch folder of its own for the test file `test`
 /// (made if missing, kept between runs of one process).
 pub fn scratch_file(test: &str, name: &str) -> PathBuf {
