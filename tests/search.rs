@@ -9,10 +9,13 @@
 //! fresh state), Lazy SMP, tiny clocks, stop and ponderhit from another
 //! thread, finished games and `searchmoves`.
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use common::Rng;
 use tuzdyk_engine::bench;
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::{BOARD_HOLES, GameResult, Move, Position, PositionParts, Side};
@@ -22,23 +25,6 @@ use tuzdyk_search::{Limits, SearchOptions, SearchResult, Searcher, SideClock, Si
 /// How long a search may run before the test gives up on it: generous, for
 /// a slow, busy machine.
 const TIMEOUT: Duration = Duration::from_secs(30);
-
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// The game-theoretic value for the side to move, with the distance in
 /// plies to the end of the game under best play (the winner hurries, the

@@ -33,7 +33,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use common::{Kind, classify, parse_bestmove};
+use common::{Kind, Rng, classify, parse_bestmove};
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::{GameResult, Move, Position, Side};
 
@@ -46,35 +46,6 @@ const P1: &str = "1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 1
 const P2: &str = "1S,8S,1S,2S,1S,3,t/3,2S,1S,t,2,1S 77 68 S 74";
 const WIN_NOW: &str = "4,3S,3,1S/1S,7,1S 80 76 S 60";
 const FINISHED: [&str; 3] = ["1S,8/9 82 79 N 30", "5S,8/9 80 77 S 40", "9/9 81 81 S 50"];
-
-/// SplitMix64: small, seeded, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn range(&mut self, low: u64, high: u64) -> u64 {
-        low + self.below(high - low + 1)
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Dialect {
