@@ -2,10 +2,10 @@
 # Reproduces the built-in network (crates/search/nets/README.md) from a
 # fresh clone: generation 1 from the self-play of the hand-written
 # evaluation, each later generation from the self-play of the one before
-# (trained on the data of all generations so far), up to generation 5, and
+# (trained on the data of all generations so far), up to generation 6, and
 # a byte-for-byte comparison with crates/search/nets/default.tznn.
 #
-#   scripts/network.sh [WORKDIR]     # default target/network; about 160 minutes on 2 cores
+#   scripts/network.sh [WORKDIR]     # default target/network; about 190 minutes on 2 cores
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-target/network}
@@ -17,7 +17,7 @@ tuzdyk=target/release/tuzdyk
 # hand-written evaluation), shards 0 and 1 of a 40,000-game run, and trains
 # with seed K on every generation's data so far (generation 0's shards as
 # one concatenated file, as generation 1 was trained).
-last=5
+last=6
 train_files=()
 for k in $(seq 1 "$last"); do
   name=gen$((k - 1))
