@@ -32,5 +32,5 @@ done
 "$tuzdyk" rating --levels "${files[@]}" --depth 12 --jobs 2 --losses "$out/levels.tsv"
 "$tuzdyk" rating --from-losses "$out/playok.tsv" "$out/levels.tsv" \
   --chain skilled=+159.8/45.4 --chain advanced=+132.9/48.2 --chain expert=+190.8/50.8 \
-  --chain master=+155.5/53.2 --chain grandmaster=+235.4/59.5 --chain champion=+186.2/45.2 |
+  --chain candidate=+172.8/52.7 --chain master=+147.2/45.5 --chain grandmaster=+232.8/52.6 --chain champion=+195.5/49.7 |
   tee "$out/table.md"

@@ -870,7 +870,7 @@ fn bad_lines() -> Vec<String> {
         "setoption name Ponder value maybe",
         "setoption name Ponder",
         "setoption name Level value sultan",
-        "setoption name Level value 20",
+        "setoption name Level value 21",
         "setoption name Level value 0",
         "setoption name UCI_Elo value strong",
         "setoption name UCI_LimitStrength value maybe",

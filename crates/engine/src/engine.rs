@@ -484,8 +484,10 @@ mod tests {
         );
         assert_eq!(engine.option_value(EngineOption::Eval), "network");
         for level in Level::ALL {
-            let expected = if matches!(level, Level::Master | Level::Grandmaster | Level::Champion)
-            {
+            let expected = if matches!(
+                level,
+                Level::Candidate | Level::Master | Level::Grandmaster | Level::Champion
+            ) {
                 Evaluator::Network(Arc::clone(&built_in))
             } else {
                 Evaluator::Classic

@@ -21,13 +21,14 @@
 //!   and champion search without a cap and play their best.
 //!
 //! Every level up to expert searches with the hand-written evaluation it
-//! was calibrated with; master, grandmaster and champion use the one
-//! `Eval` chooses (the network) ([`LevelEvaluation`]). The network is worth
-//! two to three steps of the ladder at 5+0.05, and most at small node
-//! counts (STRENGTH.md: generation 3 at 120,000 nodes scored 90% against
-//! expert), so the hand-written evaluation at full strength stays as a step
-//! (expert) and the network climbs again from a node cap: master at 28,000
-//! nodes, grandmaster at 145,000, champion at full strength.
+//! was calibrated with; candidate, master, grandmaster and champion use the
+//! one `Eval` chooses (the network) ([`LevelEvaluation`]). The network is
+//! worth three to four steps of the ladder at 5+0.05, and most at small
+//! node counts (STRENGTH.md: generation 3 at 120,000 nodes scored 90%
+//! against expert), so the hand-written evaluation at full strength stays
+//! as a step (expert) and the network climbs again from a node cap:
+//! candidate at 18,000 nodes, master at 40,000, grandmaster at 160,000,
+//! champion at full strength.
 //!
 //! A level searches with the chance `think` per move and glances (as
 //! `greedy2`) otherwise. The numbers are calibrated by matches
@@ -66,8 +67,8 @@ pub enum LevelEvaluation {
     /// it (STRENGTH.md), and their strength is set by their node cap and
     /// temperature, so they keep it whatever `Eval` says.
     Classic,
-    /// The one `Eval` chooses (master, grandmaster, champion, and so
-    /// analysis).
+    /// The one `Eval` chooses (candidate, master, grandmaster, champion,
+    /// and so analysis).
     Chosen,
 }
 
@@ -127,13 +128,17 @@ pub const fn style(level: Level) -> Style {
             temperature: 0,
             ..mixed(1000, 0, 0)
         },
+        Level::Candidate => Style {
+            evaluation: LevelEvaluation::Chosen,
+            ..mixed(1000, 18_000, 15)
+        },
         Level::Master => Style {
             evaluation: LevelEvaluation::Chosen,
-            ..mixed(1000, 28_000, 15)
+            ..mixed(1000, 40_000, 12)
         },
         Level::Grandmaster => Style {
             evaluation: LevelEvaluation::Chosen,
-            ..mixed(1000, 145_000, 9)
+            ..mixed(1000, 160_000, 9)
         },
         Level::Champion => Style {
             evaluation: LevelEvaluation::Chosen,

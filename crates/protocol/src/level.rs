@@ -28,9 +28,11 @@ pub enum Level {
     Advanced,
     /// Full strength with the hand-written evaluation.
     Expert,
-    /// The evaluation `Eval` chooses (the network), at a node cap.
-    Master,
+    /// The evaluation `Eval` chooses (the network), at a small node cap.
+    Candidate,
     /// The evaluation `Eval` chooses, at a larger node cap.
+    Master,
+    /// The evaluation `Eval` chooses, at a larger node cap still.
     Grandmaster,
     /// Full strength with the evaluation `Eval` chooses.
     Champion,
@@ -49,9 +51,9 @@ pub struct Rating {
 }
 
 /// Each level's estimate, as `scripts/rating.sh` (`tuzdyk rating`) printed
-/// it at 1783c5d+, with the network's three levels chained on with
-/// generation 5 (STRENGTH.md, "The levels' PlayOK ratings").
-pub const RATINGS: [(Level, Rating); 19] = [
+/// it at 1783c5d+, with the network's four levels chained on with
+/// generation 6 (STRENGTH.md, "The levels' PlayOK ratings").
+pub const RATINGS: [(Level, Rating); 20] = [
     (Level::Beginner, rating(1186, 1092, 1280)),
     (Level::Learner, rating(1341, 1264, 1419)),
     (Level::Improver, rating(1521, 1465, 1577)),
@@ -66,9 +68,10 @@ pub const RATINGS: [(Level, Rating); 19] = [
     (Level::Skilled, rating(3006, 2857, 3155)),
     (Level::Advanced, rating(3139, 2982, 3296)),
     (Level::Expert, rating(3330, 3165, 3494)),
-    (Level::Master, rating(3485, 3312, 3658)),
-    (Level::Grandmaster, rating(3721, 3538, 3904)),
-    (Level::Champion, rating(3907, 3718, 4095)),
+    (Level::Candidate, rating(3503, 3330, 3676)),
+    (Level::Master, rating(3650, 3471, 3829)),
+    (Level::Grandmaster, rating(3883, 3696, 4069)),
+    (Level::Champion, rating(4078, 3885, 4271)),
     (Level::Greedy, rating(1233, 1128, 1339)),
     (Level::Greedy2, rating(1735, 1684, 1786)),
 ];
@@ -78,8 +81,8 @@ const fn rating(elo: i32, low: i32, high: i32) -> Rating {
 }
 
 /// [`Level::LADDER`] followed by the two stand-ins.
-const fn ladder_then_stand_ins() -> [Level; 19] {
-    let mut all = [Level::Greedy2; 19];
+const fn ladder_then_stand_ins() -> [Level; 20] {
+    let mut all = [Level::Greedy2; 20];
     let mut i = 0;
     while i < Level::LADDER.len() {
         all[i] = Level::LADDER[i];
@@ -113,10 +116,10 @@ const fn ladder_range() -> (i64, i64) {
 
 impl Level {
     /// Every level: the ladder, weakest first, then the stand-ins.
-    pub const ALL: [Level; 19] = ladder_then_stand_ins();
+    pub const ALL: [Level; 20] = ladder_then_stand_ins();
 
     /// The ladder, weakest first: each level beats the one below.
-    pub const LADDER: [Level; 17] = [
+    pub const LADDER: [Level; 18] = [
         Level::Beginner,
         Level::Learner,
         Level::Improver,
@@ -131,6 +134,7 @@ impl Level {
         Level::Skilled,
         Level::Advanced,
         Level::Expert,
+        Level::Candidate,
         Level::Master,
         Level::Grandmaster,
         Level::Champion,
@@ -140,7 +144,7 @@ impl Level {
     pub const FULL_STRENGTH: Level = Level::Champion;
 
     /// The `Level` option's names, in the order of [`Level::ALL`].
-    pub const NAMES: [&'static str; 19] = [
+    pub const NAMES: [&'static str; 20] = [
         "beginner",
         "learner",
         "improver",
@@ -155,6 +159,7 @@ impl Level {
         "skilled",
         "advanced",
         "expert",
+        "candidate",
         "master",
         "grandmaster",
         "champion",
@@ -166,8 +171,8 @@ impl Level {
         Level::NAMES[self as usize - 1]
     }
 
-    /// The level's number: 1 (beginner) to 17 (champion) on the ladder, 18
-    /// and 19 for the stand-ins.
+    /// The level's number: 1 (beginner) to 18 (champion) on the ladder, 19
+    /// and 20 for the stand-ins.
     pub const fn number(self) -> u32 {
         self as u32
     }
@@ -244,7 +249,7 @@ mod tests {
             assert_eq!(Level::parse(name), Some(*level));
             assert_eq!(Level::parse(&level.number().to_string()), Some(*level));
         }
-        assert_eq!(Level::parse("20"), None);
+        assert_eq!(Level::parse(&(Level::ALL.len() + 1).to_string()), None);
         assert_eq!(Level::parse("0"), None);
         let ladder: Vec<Level> = Level::ALL.into_iter().filter(|l| l.is_ladder()).collect();
         assert_eq!(ladder, Level::LADDER);

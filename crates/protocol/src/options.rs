@@ -120,7 +120,7 @@ pub const OPTIONS: [OptionSpec; 11] = [
             default: Level::FULL_STRENGTH.name(),
             values: &Level::NAMES,
         },
-        help: "playing strength: a ladder level by name or number 1-17, or a stand-in for new players (greedy, greedy2); each level's PlayOK rating estimate is in Level::rating, protocol.md and tuzdyk play --help",
+        help: "playing strength: a ladder level by name or number 1-18, or a stand-in for new players (greedy, greedy2); each level's PlayOK rating estimate is in Level::rating, protocol.md and tuzdyk play --help",
     },
     OptionSpec {
         option: EngineOption::LimitStrength,
@@ -334,7 +334,7 @@ mod tests {
         assert_eq!(EngineOption::by_name("Foo"), None);
         assert_eq!(
             EngineOption::Level.spec().declaration(),
-            "option name Level type combo default champion var beginner var learner var improver var apprentice var amateur var hobbyist var regular var keen var novice var casual var intermediate var skilled var advanced var expert var master var grandmaster var champion var greedy var greedy2"
+            "option name Level type combo default champion var beginner var learner var improver var apprentice var amateur var hobbyist var regular var keen var novice var casual var intermediate var skilled var advanced var expert var candidate var master var grandmaster var champion var greedy var greedy2"
         );
     }
 

@@ -86,7 +86,7 @@ fn the_ladder_looks_more_and_then_searches_more_as_it_rises() {
         if weaker.think == 1000 {
             // The caps rise while the evaluation stays; from the classic
             // evaluation at full strength (expert) the network starts
-            // again at a cap (master).
+            // again at a cap (candidate).
             match (weaker.evaluation, stronger.evaluation) {
                 (a, b) if a == b => match (weaker.nodes, stronger.nodes) {
                     (Some(a), Some(b)) => assert!(a < b, "{pair:?}"),
@@ -94,7 +94,7 @@ fn the_ladder_looks_more_and_then_searches_more_as_it_rises() {
                     other => panic!("{pair:?}: {other:?}"),
                 },
                 (LevelEvaluation::Classic, LevelEvaluation::Chosen) => {
-                    assert_eq!(pair, [Level::Expert, Level::Master]);
+                    assert_eq!(pair, [Level::Expert, Level::Candidate]);
                     assert_eq!(weaker.nodes, None);
                 }
                 other => panic!("{pair:?}: {other:?}"),
