@@ -14,7 +14,8 @@ use tuzdyk_rules::perft::perft;
 #[path = "../tests/reference/mod.rs"]
 mod reference;
 
-use reference::{RefPosition, SplitMix64};
+use reference::RefPosition;
+use tuzdyk_rules::rng::SplitMix64;
 
 /// Leaves of perft(6) from the start (docs/rules.md).
 const PERFT6_LEAVES: u64 = 360_035;
@@ -25,7 +26,7 @@ const P1_PERFT6_LEAVES: u64 = 151_364;
 /// Every position of 40 random games (fixed seed) where the game is not
 /// over: about 5,000 positions from opening to ending.
 fn game_positions() -> Vec<Position> {
-    let mut rng = SplitMix64(0x00B0_A4D5);
+    let mut rng = SplitMix64::new(0x00B0_A4D5);
     let mut positions = Vec::new();
     for _ in 0..40 {
         let mut pos = Position::startpos();
@@ -35,7 +36,7 @@ fn game_positions() -> Vec<Position> {
                 break;
             }
             positions.push(pos);
-            pos.play(moves[rng.below(moves.len() as u64) as usize]);
+            pos.play(moves[rng.below(moves.len())]);
         }
     }
     positions

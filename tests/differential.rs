@@ -4,9 +4,10 @@
 
 mod reference;
 
-use reference::{RefPosition, SplitMix64, engine_end, engine_result};
+use reference::{RefPosition, engine_end, engine_result};
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::perft::perft;
+use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{BOARD_HOLES, Move, Position, PositionParts, Side};
 
 /// Games from the start position and from random positions. Fewer in debug
@@ -135,7 +136,7 @@ enum Policy {
 
 fn choose(rp: &RefPosition, policy: Policy, rng: &mut SplitMix64) -> usize {
     let moves = rp.legal_moves();
-    let random = moves[rng.below(moves.len() as u64) as usize];
+    let random = *rng.pick(&moves);
     match policy {
         Policy::Uniform => random,
         Policy::Greedy if rng.below(4) == 0 => random,
@@ -147,7 +148,7 @@ fn choose(rp: &RefPosition, policy: Policy, rng: &mut SplitMix64) -> usize {
             };
             let best = moves.iter().map(|&h| gain(h)).max().unwrap_or(0);
             let best_moves: Vec<usize> = moves.into_iter().filter(|&h| gain(h) == best).collect();
-            best_moves[rng.below(best_moves.len() as u64) as usize]
+            *rng.pick(&best_moves)
         }
     }
 }
@@ -181,8 +182,8 @@ fn random_position(rng: &mut SplitMix64) -> Position {
     }
     let mut holes = [0u8; BOARD_HOLES];
     while rest > 0 {
-        let chunk = 1 + rng.below(rest.min(40) as u64) as u32;
-        let index = open[rng.below(open.len() as u64) as usize];
+        let chunk = 1 + rng.below(rest.min(40) as usize) as u32;
+        let index = *rng.pick(&open);
         holes[index] += chunk as u8;
         rest -= chunk;
     }
@@ -203,7 +204,7 @@ fn random_position(rng: &mut SplitMix64) -> Position {
 /// Plays one random game on both boards, checking every position and move.
 /// Returns the positions seen (for perft comparisons) and the number of plies.
 fn differential_game(start: Position, seed: u64, policy: Policy) -> (Vec<Position>, usize) {
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut pos = start;
     let mut rp = RefPosition::from_parts(&start.parts());
     let mut seen = vec![pos];
@@ -255,7 +256,7 @@ fn random_games_from_the_start_agree_with_the_reference() {
 
 #[test]
 fn random_games_from_random_positions_agree_with_the_reference() {
-    let mut rng = SplitMix64(0xD1FF_E4E7);
+    let mut rng = SplitMix64::new(0xD1FF_E4E7);
     let mut plies = 0;
     for game in 0..RANDOM_POSITION_GAMES {
         let start = random_position(&mut rng);
@@ -453,7 +454,7 @@ fn reference_perft_matches_the_published_numbers() {
 
 #[test]
 fn engine_perft_matches_reference_perft_on_game_positions() {
-    let mut rng = SplitMix64(0xBEEF);
+    let mut rng = SplitMix64::new(0xBEEF);
     let mut positions = vec![Position::startpos()];
     for game in 0..12u64 {
         let policy = if game % 2 == 0 {

@@ -6,6 +6,7 @@
 
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::perft::{divide, parallel_perft, perft};
+use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{BOARD_HOLES, Move, Position, PositionParts, Side};
 
 const P1: &str = "1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 11";
@@ -209,23 +210,11 @@ fn a_finished_game_is_a_leaf_that_is_not_expanded() {
     assert_eq!(perft(&before, 3), plain_perft(&before, 3));
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
-    }
-}
-
 #[test]
 fn bulk_counting_agrees_with_playing_every_move_in_random_positions() {
     // Random positions near the end of the game (kazans close to 82, big
     // holes, tuzdiks) exercise the last-ply shortcuts the start does not.
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = SplitMix64::new(0x1234_5678_9ABC_DEF1);
     let mut checked = 0;
     while checked < 3000 {
         let mut tuzdiks = [None, None];
@@ -236,7 +225,7 @@ fn bulk_counting_agrees_with_playing_every_move_in_random_positions() {
         }
         let mut kazans = [rng.below(82) as u8, rng.below(82) as u8];
         if rng.below(2) == 0 {
-            kazans[rng.below(2) as usize] = 60 + rng.below(22) as u8;
+            kazans[rng.below(2)] = 60 + rng.below(22) as u8;
         }
         if kazans[0] as u32 + kazans[1] as u32 > 150 {
             continue;
@@ -244,7 +233,7 @@ fn bulk_counting_agrees_with_playing_every_move_in_random_positions() {
         let mut holes = [0u8; BOARD_HOLES];
         let mut rest = 162 - kazans[0] as u32 - kazans[1] as u32;
         while rest > 0 {
-            let hole = rng.below(18) as usize;
+            let hole = rng.below(18);
             let owner_of_tuzdik_here = if hole < 9 { 1 } else { 0 };
             if tuzdiks[owner_of_tuzdik_here] == Some((hole % 9) as u8) {
                 continue;
@@ -257,7 +246,7 @@ fn bulk_counting_agrees_with_playing_every_move_in_random_positions() {
             holes,
             kazans,
             tuzdiks,
-            side_to_move: Side::BOTH[rng.below(2) as usize],
+            side_to_move: Side::BOTH[rng.below(2)],
             fullmove: 30,
         }) else {
             continue; // two tuzdiks on one number

@@ -10,6 +10,7 @@
 //! written here from docs/rules.md alone, over many random games and positions.
 
 use tuzdyk_notation::tfen;
+use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{
     BOARD_HOLES, GameEnd, GameResult, HOLES, Hole, Move, MoveOutcome, Position, PositionParts, Side,
 };
@@ -867,25 +868,9 @@ impl Model {
     }
 }
 
-/// A small deterministic generator (xorshift64*), so failures repeat.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Plays random legal moves from `start` to the end (or `max_plies`),
 /// checking every move, every position and every result against the model.
-fn compare_game(start: Position, rng: &mut Rng, max_plies: usize) -> usize {
+fn compare_game(start: Position, rng: &mut SplitMix64, max_plies: usize) -> usize {
     let mut position = start;
     let mut model = Model::from(&position);
     for ply in 0..max_plies {
@@ -899,7 +884,7 @@ fn compare_game(start: Position, rng: &mut Rng, max_plies: usize) -> usize {
         if moves.is_empty() {
             return ply;
         }
-        let number = moves[rng.below(moves.len() as u64) as usize];
+        let number = *rng.pick(&moves);
         let before = position;
         let got = position.play(mv(number));
         let expected = model.play(number);
@@ -920,7 +905,7 @@ fn compare_game(start: Position, rng: &mut Rng, max_plies: usize) -> usize {
 
 #[test]
 fn random_games_from_the_start_follow_the_plain_model() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
     let mut plies = 0;
     let mut finished = 0;
     for _ in 0..1500 {
@@ -935,7 +920,7 @@ fn random_games_from_the_start_follow_the_plain_model() {
 /// A random valid position: random tuzdiks, kazans below 82 and the rest
 /// of the 162 stones piled unevenly on the other holes (so that long laps
 /// of 20 to 100+ stones occur).
-fn random_position(rng: &mut Rng) -> Position {
+fn random_position(rng: &mut SplitMix64) -> Position {
     loop {
         let mut tuzdiks = [None, None];
         for t in tuzdiks.iter_mut() {
@@ -955,9 +940,9 @@ fn random_position(rng: &mut Rng) -> Position {
                 || (i < HOLES && tuzdiks[1] == Some(i as u8))
         };
         let mut rest = 162 - kazans[0] as u32 - kazans[1] as u32;
-        let piles = 1 + rng.below(18) as usize;
+        let piles = 1 + rng.below(18);
         let targets: Vec<usize> = (0..piles)
-            .map(|_| rng.below(18) as usize)
+            .map(|_| rng.below(18))
             .filter(|&i| !is_tuzdik(i))
             .collect();
         if targets.is_empty() {
@@ -965,10 +950,10 @@ fn random_position(rng: &mut Rng) -> Position {
         }
         while rest > 0 {
             let chunk = (1 + rng.below(12) as u32).min(rest);
-            holes[targets[rng.below(targets.len() as u64) as usize]] += chunk as u8;
+            holes[*rng.pick(&targets)] += chunk as u8;
             rest -= chunk;
         }
-        let side = Side::BOTH[rng.below(2) as usize];
+        let side = Side::BOTH[rng.below(2)];
         return Position::from_parts(PositionParts {
             holes,
             kazans,
@@ -982,7 +967,7 @@ fn random_position(rng: &mut Rng) -> Position {
 
 #[test]
 fn random_positions_with_long_laps_follow_the_plain_model() {
-    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut rng = SplitMix64::new(0xD1B5_4A32_D192_ED03);
     let mut long_laps = 0;
     for _ in 0..4000 {
         let start = random_position(&mut rng);

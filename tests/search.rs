@@ -15,9 +15,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::Rng;
 use tuzdyk_engine::bench;
 use tuzdyk_notation::tfen;
+use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{BOARD_HOLES, GameResult, Move, Position, PositionParts, Side};
 use tuzdyk_search::score::{self, MATE};
 use tuzdyk_search::{Limits, SearchOptions, SearchResult, Searcher, SideClock, Silent};
@@ -155,7 +155,7 @@ impl Solver {
 
 /// Plays random games from the start until at most `max_on_board` stones
 /// are left on the board and the game goes on; `None` if it ended first.
-fn random_endgame(rng: &mut Rng, max_on_board: u32) -> Option<Position> {
+fn random_endgame(rng: &mut SplitMix64, max_on_board: u32) -> Option<Position> {
     let mut pos = Position::startpos();
     loop {
         if pos.game_over().is_some() {
@@ -166,16 +166,16 @@ fn random_endgame(rng: &mut Rng, max_on_board: u32) -> Option<Position> {
             return Some(pos);
         }
         let moves: Vec<Move> = pos.legal_moves().collect();
-        pos.play(moves[rng.below(moves.len() as u64) as usize]);
+        pos.play(moves[rng.below(moves.len())]);
     }
 }
 
 /// A built position: `on_board` stones dropped at random, kazans both at
 /// most 81, sometimes tuzdiks.
-fn built_endgame(rng: &mut Rng, on_board: u32) -> Option<Position> {
+fn built_endgame(rng: &mut SplitMix64, on_board: u32) -> Option<Position> {
     let in_kazans = 162 - on_board;
     let low = in_kazans.saturating_sub(81);
-    let white = low + rng.below((81 - low + 1) as u64) as u32;
+    let white = low + rng.below((81 - low + 1) as usize) as u32;
     let black = in_kazans - white;
     if black > 81 {
         return None;
@@ -196,7 +196,7 @@ fn built_endgame(rng: &mut Rng, on_board: u32) -> Option<Position> {
     };
     for _ in 0..on_board {
         let index = loop {
-            let i = rng.below(BOARD_HOLES as u64) as usize;
+            let i = rng.below(BOARD_HOLES);
             if !blocked(i) {
                 break i;
             }
@@ -294,7 +294,7 @@ fn solved_endgames() -> &'static [Solved] {
 }
 
 fn generate_endgames() -> Vec<Solved> {
-    let mut rng = Rng(0x70_67_79);
+    let mut rng = SplitMix64::new(0x70_67_79);
     let mut found: Vec<Solved> = Vec::new();
     let count =
         |found: &[Solved], f: &dyn Fn(&Solved) -> bool| found.iter().filter(|s| f(s)).count();

@@ -33,8 +33,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use common::{Kind, Rng, classify, parse_bestmove};
+use common::{Kind, classify, parse_bestmove};
 use tuzdyk_notation::tfen;
+use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{GameResult, Move, Position, Side};
 
 /// How long any expected answer may take (a slow, busy machine).
@@ -251,7 +252,7 @@ impl Torture {
         self.send("fen");
     }
 
-    fn query(&mut self, rng: &mut Rng) {
+    fn query(&mut self, rng: &mut SplitMix64) {
         let position = self.position;
         let (question, answer) = match rng.below(3) {
             0 => ("gameover", position.game_over().is_some().to_string()),
@@ -618,7 +619,7 @@ fn join(moves: &[u32]) -> String {
 }
 
 /// Random legal moves from `start`, at most `plies` (fewer if the game ends).
-fn random_moves(start: &Position, plies: usize, rng: &mut Rng) -> (Vec<u32>, Position) {
+fn random_moves(start: &Position, plies: usize, rng: &mut SplitMix64) -> (Vec<u32>, Position) {
     let mut pos = *start;
     let mut moves = Vec::new();
     for _ in 0..plies {
@@ -634,7 +635,7 @@ fn random_moves(start: &Position, plies: usize, rng: &mut Rng) -> (Vec<u32>, Pos
 }
 
 /// A random valid `position` command and the position it sets.
-fn valid_position(rng: &mut Rng) -> (String, Position) {
+fn valid_position(rng: &mut SplitMix64) -> (String, Position) {
     let (prefix, start) = match rng.below(10) {
         0..=4 => ("position startpos".to_string(), Position::startpos()),
         5 => (format!("position fen {P1}"), tfen::parse(P1).unwrap()),
@@ -650,13 +651,13 @@ fn valid_position(rng: &mut Rng) -> (String, Position) {
     };
     let plies = match rng.below(4) {
         0 => 0,
-        1 => rng.range(1, 12),
-        2 => rng.range(10, 60),
+        1 => rng.in_range(1..=12),
+        2 => rng.in_range(10..=60),
         // Often to the very end of the game.
         _ => 400,
-    } as usize;
+    };
     let (moves, position) = random_moves(&start, plies, rng);
-    if moves.is_empty() && rng.chance(50) {
+    if moves.is_empty() && rng.below(100) < 50 {
         (prefix, position)
     } else {
         (format!("{prefix} moves {}", join(&moves)), position)
@@ -664,7 +665,7 @@ fn valid_position(rng: &mut Rng) -> (String, Position) {
 }
 
 /// A random invalid `position` command (the position must not change).
-fn invalid_position(rng: &mut Rng) -> String {
+fn invalid_position(rng: &mut SplitMix64) -> String {
     let (line, position) = valid_position(rng);
     let with_moves = if line.contains(" moves ") {
         line.clone()
@@ -704,38 +705,50 @@ fn invalid_position(rng: &mut Rng) -> String {
 }
 
 /// A random valid `go`: (line, searchmoves, ends by itself, ponder with a clock).
-fn valid_go(rng: &mut Rng) -> (String, Vec<u32>, bool, bool) {
-    let clock = |rng: &mut Rng| -> String {
-        let (w, b, wi, bi) = if rng.chance(30) {
+fn valid_go(rng: &mut SplitMix64) -> (String, Vec<u32>, bool, bool) {
+    let clock = |rng: &mut SplitMix64| -> String {
+        let (w, b, wi, bi) = if rng.below(100) < 30 {
             ("p1time", "p2time", "p1inc", "p2inc")
         } else {
             ("wtime", "btime", "winc", "binc")
         };
-        let mut line = format!(" {w} {} {b} {}", rng.range(0, 300), rng.range(0, 300));
-        if rng.chance(50) {
-            line += &format!(" {wi} {} {bi} {}", rng.range(0, 20), rng.range(0, 20));
+        let mut line = format!(
+            " {w} {} {b} {}",
+            rng.in_range(0..=300),
+            rng.in_range(0..=300)
+        );
+        if rng.below(100) < 50 {
+            line += &format!(
+                " {wi} {} {bi} {}",
+                rng.in_range(0..=20),
+                rng.in_range(0..=20)
+            );
         }
-        if rng.chance(30) {
-            line += &format!(" movestogo {}", rng.range(1, 40));
+        if rng.below(100) < 30 {
+            line += &format!(" movestogo {}", rng.in_range(1..=40));
         }
         line
     };
     let mut searchmoves = Vec::new();
     let (mut line, bounded, ponder_clock) = match rng.below(12) {
-        0 => (format!("go depth {}", rng.range(1, 5)), true, false),
-        1 => (format!("go nodes {}", rng.range(1, 20_000)), true, false),
-        2 => (format!("go movetime {}", rng.range(1, 30)), true, false),
+        0 => (format!("go depth {}", rng.in_range(1..=5)), true, false),
+        1 => (
+            format!("go nodes {}", rng.in_range(1..=20_000)),
+            true,
+            false,
+        ),
+        2 => (format!("go movetime {}", rng.in_range(1..=30)), true, false),
         3 | 4 => (format!("go{}", clock(rng)), true, false),
         5 => {
-            let extra = if rng.chance(50) {
-                format!(" depth {}", rng.range(1, 4))
+            let extra = if rng.below(100) < 50 {
+                format!(" depth {}", rng.in_range(1..=4))
             } else {
                 String::new()
             };
             (format!("go infinite{extra}"), false, false)
         }
         6 => {
-            if rng.chance(50) {
+            if rng.below(100) < 50 {
                 (format!("go ponder{}", clock(rng)), false, true)
             } else {
                 ("go ponder".to_string(), false, false)
@@ -743,38 +756,42 @@ fn valid_go(rng: &mut Rng) -> (String, Vec<u32>, bool, bool) {
         }
         7 => ("go".to_string(), false, false),
         8 => {
-            if rng.chance(50) {
+            if rng.below(100) < 50 {
                 (
-                    format!("go mate {} depth {}", rng.range(1, 5), rng.range(1, 5)),
+                    format!(
+                        "go mate {} depth {}",
+                        rng.in_range(1..=5),
+                        rng.in_range(1..=5)
+                    ),
                     true,
                     false,
                 )
             } else {
-                (format!("go mate {}", rng.range(1, 5)), false, false)
+                (format!("go mate {}", rng.in_range(1..=5)), false, false)
             }
         }
         9 => (
             format!(
                 "go depth {} nodes {} movetime {}",
-                rng.range(1, 6),
-                rng.range(100, 20_000),
-                rng.range(1, 30)
+                rng.in_range(1..=6),
+                rng.in_range(100..=20_000),
+                rng.in_range(1..=30)
             ),
             true,
             false,
         ),
         _ => {
             // searchmoves, legal or not, last or followed by a limit.
-            let count = rng.range(1, 4);
+            let count = rng.in_range(1..=4);
             for _ in 0..count {
-                searchmoves.push(rng.range(1, 9) as u32);
+                searchmoves.push(rng.in_range(1..=9) as u32);
             }
             match rng.below(3) {
                 0 => (
                     format!(
                         "go searchmoves {} depth {}",
                         join(&searchmoves),
-                        rng.range(1, 4)
+                        rng.in_range(1..=4)
                     ),
                     true,
                     false,
@@ -782,7 +799,7 @@ fn valid_go(rng: &mut Rng) -> (String, Vec<u32>, bool, bool) {
                 1 => (
                     format!(
                         "go nodes {} searchmoves {}",
-                        rng.range(100, 5000),
+                        rng.in_range(100..=5000),
                         join(&searchmoves)
                     ),
                     true,
@@ -796,7 +813,7 @@ fn valid_go(rng: &mut Rng) -> (String, Vec<u32>, bool, bool) {
             }
         }
     };
-    if rng.chance(10) {
+    if rng.below(100) < 10 {
         line = line.replace(' ', "  \t");
     }
     (line, searchmoves, bounded, ponder_clock)
@@ -862,15 +879,15 @@ const GARBAGE: &[&str] = &[
 ];
 
 /// A random valid `setoption` (possibly out of range: clamped, with a notice).
-fn valid_setoption(rng: &mut Rng) -> String {
+fn valid_setoption(rng: &mut SplitMix64) -> String {
     match rng.below(9) {
         0 | 1 => format!(
             "setoption name {} value {}",
             rng.pick(&["Hash", "hash", "HASH"]),
-            rng.range(1, 64)
+            rng.in_range(1..=64)
         ),
-        2 | 3 => format!("setoption name Threads value {}", rng.range(1, 4)),
-        4 => format!("setoption name MultiPV value {}", rng.range(1, 9)),
+        2 | 3 => format!("setoption name Threads value {}", rng.in_range(1..=4)),
+        4 => format!("setoption name MultiPV value {}", rng.in_range(1..=9)),
         5 => format!(
             "setoption name Level value {}",
             rng.pick(&[
@@ -928,17 +945,17 @@ fn valid_setoption(rng: &mut Rng) -> String {
 
 /// One random session of about `steps` commands; ends with `quit` or end
 /// of input at a random point.
-fn session(rng: &mut Rng, steps: usize) {
+fn session(rng: &mut SplitMix64, steps: usize) {
     let mut t = Torture::start();
-    if rng.chance(80) {
-        let dialect = if rng.chance(70) {
+    if rng.below(100) < 80 {
+        let dialect = if rng.below(100) < 70 {
             Dialect::Uci
         } else {
             Dialect::Ugi
         };
         t.handshake(dialect);
     }
-    if rng.chance(50) {
+    if rng.below(100) < 50 {
         t.isready(true);
     }
     for _ in 0..steps {
@@ -954,7 +971,7 @@ fn session(rng: &mut Rng, steps: usize) {
             14..=33 => {
                 let (line, moves, bounded, ponder_clock) = valid_go(rng);
                 t.go(&line, &moves, bounded, ponder_clock);
-                if bounded && rng.chance(30) {
+                if bounded && rng.below(100) < 30 {
                     t.wait_bestmove();
                 }
             }
@@ -964,13 +981,17 @@ fn session(rng: &mut Rng, steps: usize) {
             }
             36..=43 => {
                 t.closing();
-                let repeats = if rng.chance(25) { rng.range(2, 4) } else { 1 };
+                let repeats = if rng.below(100) < 25 {
+                    rng.in_range(2..=4)
+                } else {
+                    1
+                };
                 for _ in 0..repeats {
                     t.send("stop");
                 }
             }
             44..=51 => {
-                let wait = rng.chance(50);
+                let wait = rng.below(100) < 50;
                 t.isready(wait);
             }
             52..=57 => {
@@ -984,7 +1005,7 @@ fn session(rng: &mut Rng, steps: usize) {
             }
             60..=62 => {
                 t.closing();
-                t.send(if rng.chance(80) {
+                t.send(if rng.below(100) < 80 {
                     "ucinewgame"
                 } else {
                     "uginewgame"
@@ -999,13 +1020,13 @@ fn session(rng: &mut Rng, steps: usize) {
                 }
             }
             67..=70 => t.wait_bestmove(),
-            71..=75 => std::thread::sleep(Duration::from_millis(rng.range(1, 25))),
+            71..=75 => std::thread::sleep(Duration::from_millis(rng.in_range(1..=25) as u64)),
             76..=78 => t.fen(),
             79..=81 => t.query(rng),
-            82 => t.send(if rng.chance(50) { "moves" } else { "eval" }),
+            82 => t.send(if rng.below(100) < 50 { "moves" } else { "eval" }),
             83 => {
                 t.closing();
-                let line = format!("perft {}", rng.range(1, 3));
+                let line = format!("perft {}", rng.in_range(1..=3));
                 t.send(&line);
             }
             84..=87 => {
@@ -1015,8 +1036,8 @@ fn session(rng: &mut Rng, steps: usize) {
             88 => {
                 // Random bytes that cannot be a command.
                 let mut bytes = b"x".to_vec();
-                for _ in 0..rng.range(0, 20) {
-                    bytes.push(rng.range(1, 255) as u8);
+                for _ in 0..rng.in_range(0..=20) {
+                    bytes.push(rng.in_range(1..=255) as u8);
                 }
                 bytes.retain(|&b| b != b'\n' && b != b'\r');
                 bytes.push(b'\n');
@@ -1025,14 +1046,14 @@ fn session(rng: &mut Rng, steps: usize) {
                 t.send_raw(&bytes, shown);
             }
             89..=90 => {
-                let dialect = if rng.chance(60) {
+                let dialect = if rng.below(100) < 60 {
                     Dialect::Uci
                 } else {
                     Dialect::Ugi
                 };
                 t.handshake(dialect);
             }
-            91 => t.send(if rng.chance(50) {
+            91 => t.send(if rng.below(100) < 50 {
                 "debug on"
             } else {
                 "debug off"
@@ -1042,10 +1063,10 @@ fn session(rng: &mut Rng, steps: usize) {
         }
     }
     // A sync point now and then before the end.
-    if rng.chance(50) {
+    if rng.below(100) < 50 {
         t.isready(true);
     }
-    let quit = rng.chance(65);
+    let quit = rng.below(100) < 65;
     let t = t.finish(quit);
     t.check();
     eprintln!(
@@ -1061,9 +1082,9 @@ fn session(rng: &mut Rng, steps: usize) {
 
 /// Several sessions for one seed.
 fn torture(seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     for _ in 0..4 {
-        let steps = rng.range(80, 300) as usize;
+        let steps = rng.in_range(80..=300);
         session(&mut rng, steps);
     }
 }

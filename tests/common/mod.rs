@@ -15,36 +15,6 @@ use tuzdyk_rules::{Move, Position};
 /// two-core machine. Tests never assert on elapsed time.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// SplitMix64 with modulo draws: small, seeded, deterministic (the random
-/// tests' sequences are made with these exact draws).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    pub fn range(&mut self, low: u64, high: u64) -> u64 {
-        low + self.below(high - low + 1)
-    }
-
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-}
-
 /// Runs the `tuzdyk` binary with `args` (no `RUST_LOG`) to its end.
 pub fn run_tuzdyk(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tuzdyk"))

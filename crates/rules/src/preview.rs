@@ -201,7 +201,7 @@ mod tests {
                     replay_path(&pos, mv, &path, &preview.outcome);
                 }
                 let moves: Vec<Move> = pos.legal_moves().collect();
-                pos.play(moves[rng.below(moves.len())]);
+                pos.play(*rng.pick(&moves));
             }
         }
     }

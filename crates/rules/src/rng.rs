@@ -2,6 +2,8 @@
 //! reproducible self-play, opening shuffles, level choices and the Zobrist
 //! keys. Not for anything that needs unpredictability.
 
+use std::ops::RangeInclusive;
+
 /// One SplitMix64 step: advances `state` and returns the next output. A
 /// `const fn`, so the Zobrist keys can be built at compile time.
 pub const fn next(state: &mut u64) -> u64 {
@@ -38,6 +40,42 @@ impl SplitMix64 {
     /// without modulo bias worth noticing.
     pub fn below(&mut self, bound: usize) -> usize {
         ((self.next_u64() as u128 * bound as u128) >> 64) as usize
+    }
+
+    /// A number in `range` (both ends included): `start + below(end - start + 1)`.
+    ///
+    /// # Panics
+    ///
+    /// If the range is empty (`end < start`).
+    ///
+    /// ```
+    /// use tuzdyk_rules::rng::SplitMix64;
+    ///
+    /// let mut rng = SplitMix64::new(3);
+    /// assert!((2..=6).contains(&rng.in_range(2..=6)));
+    /// assert_eq!(rng.in_range(4..=4), 4);
+    /// ```
+    pub fn in_range(&mut self, range: RangeInclusive<usize>) -> usize {
+        let (start, end) = range.into_inner();
+        assert!(start <= end, "empty range {start}..={end}");
+        start + self.below(end - start + 1)
+    }
+
+    /// One of `items`, each as likely: `items[below(items.len())]`.
+    ///
+    /// # Panics
+    ///
+    /// If `items` is empty.
+    ///
+    /// ```
+    /// use tuzdyk_rules::rng::SplitMix64;
+    ///
+    /// let mut rng = SplitMix64::new(3);
+    /// assert!(["a", "b", "c"].contains(rng.pick(&["a", "b", "c"])));
+    /// ```
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        assert!(!items.is_empty(), "pick from no items");
+        &items[self.below(items.len())]
     }
 
     /// A number in `[0, 1)`.

@@ -65,7 +65,7 @@ pub fn random_plies(pos: &mut Position, plies: usize, rng: &mut SplitMix64) {
         if moves.is_empty() {
             break;
         }
-        pos.play(moves[rng.below(moves.len())]);
+        pos.play(*rng.pick(&moves));
     }
 }
 
@@ -144,7 +144,7 @@ pub fn generate(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
 pub fn play_game(nodes: u64, seed: u64) -> Vec<Sample> {
     let mut rng = SplitMix64::new(seed);
     let mut pos = Position::startpos();
-    let plies = 4 + rng.below(7);
+    let plies = rng.in_range(4..=10);
     random_plies(&mut pos, plies, &mut rng);
     let mut searcher = Searcher::new(SearchOptions {
         hash_mb: 4,

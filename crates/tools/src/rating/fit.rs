@@ -78,9 +78,7 @@ impl Line {
 
 /// `samples` drawn again with replacement.
 pub fn resample<T: Copy>(samples: &[T], rng: &mut SplitMix64) -> Vec<T> {
-    (0..samples.len())
-        .map(|_| samples[rng.below(samples.len())])
-        .collect()
+    (0..samples.len()).map(|_| *rng.pick(samples)).collect()
 }
 
 /// The `q` quantile (0..1) of `values`, sorted here; NaN when empty.

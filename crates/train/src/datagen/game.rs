@@ -121,9 +121,9 @@ pub fn opening(suite: &[Position], recipe: &Recipe, index: u64) -> Opening {
     let (mut position, range) = if suite.is_empty() || rng.below(STARTPOS_ONE_IN) == 0 {
         (Position::startpos(), STARTPOS_RANDOM_PLIES)
     } else {
-        (suite[rng.below(suite.len())], recipe.random_plies)
+        (*rng.pick(suite), recipe.random_plies)
     };
-    let count = range.min + rng.below(range.max - range.min + 1);
+    let count = rng.in_range(range.min..=range.max);
     let before = position;
     selfplay::random_plies(&mut position, count, &mut rng);
     Opening {

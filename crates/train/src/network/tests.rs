@@ -22,7 +22,7 @@ fn samples(count: usize, seed: u64) -> Vec<Sample> {
             if moves.is_empty() {
                 break;
             }
-            pos.play(moves[rng.below(moves.len())]);
+            pos.play(*rng.pick(&moves));
         }
         if pos.game_over().is_some() {
             continue;
@@ -126,7 +126,7 @@ fn the_quantised_network_agrees_with_the_float_one() {
             if moves.is_empty() {
                 break;
             }
-            pos.play(moves[rng.below(moves.len())]);
+            pos.play(*rng.pick(&moves));
         }
         let sample = Sample::new(&pos, 0, 0.5);
         let float = model.evaluate(sample.active(), sample.bucket as usize);
