@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 
 use gui_support::{Server, TIMEOUT};
 use tuzdyk_notation::tfen;
+use tuzdyk_protocol::Level;
 use tuzdyk_rules::Move;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -377,15 +378,30 @@ fn the_page_gives_hints_undoes_refuses_bad_tfen_and_speaks_three_languages() {
             )
             .await;
 
-        for (language, new_game, undo) in [
-            ("ru", "Новая партия", "Вернуть ход"),
-            ("kk", "Жаңа ойын", "Жүрісті қайтару"),
-            ("en", "New game", "Undo"),
+        // The strength menu is the engine's whole ladder, weakest first,
+        // each level named in the page's language with its PlayOK rating.
+        let ladder: Vec<String> = Level::LADDER
+            .iter()
+            .map(|level| format!("level:{}", level.name()))
+            .collect();
+        let candidate = format!("(PlayOK ~{})", Level::Candidate.rating().elo);
+        for (language, new_game, undo, candidate_name) in [
+            ("ru", "Новая партия", "Вернуть ход", "кандидат"),
+            ("kk", "Жаңа ойын", "Жүрісті қайтару", "үміткер"),
+            ("en", "New game", "Undo", "candidate"),
         ] {
             browser.select("#language", language).await;
             assert_eq!(browser.text("#new-game").await, new_game);
             assert_eq!(browser.text("#undo").await, undo);
             assert_eq!(browser.body("lang").await, language);
+            let menu = browser
+                .eval("[...document.getElementById('strength').options].filter((o) => o.value.startsWith('level:')).map((o) => [o.value, o.textContent])")
+                .await;
+            let menu: Vec<(String, String)> = serde_json::from_value(menu).unwrap();
+            let values: Vec<&String> = menu.iter().map(|(value, _)| value).collect();
+            assert_eq!(values, ladder.iter().collect::<Vec<_>>(), "{language}");
+            let shown = &menu[Level::LADDER.iter().position(|&l| l == Level::Candidate).unwrap()].1;
+            assert_eq!(*shown, format!("{candidate_name} {candidate}"), "{language}");
         }
         let _ = browser.client.clone().close().await;
     });
@@ -437,7 +453,7 @@ fn measure_click_to_reply_page_size_and_memory() {
             overheads.len()
         );
         let mut bytes = 0;
-        for path in ["/", "/style.css", "/app.js", "/board.js", "/texts.js"] {
+        for path in ["/", "/style.css", "/app.js", "/board.js", "/texts.js", "/levels.js"] {
             let (status, body) = server.get(path, &[("Host", &server.authority())]);
             assert_eq!(status, 200);
             bytes += body.len();

@@ -2,13 +2,11 @@
 // everything about the rules; this script sends commands and draws states.
 
 import { Board } from "./board.js";
+import { FULL_STRENGTH, LEVELS } from "./levels.js";
 import { TEXTS } from "./texts.js";
 
 const $ = (id) => document.getElementById(id);
 const ANIMATION_MS = { off: 0, fast: 50, normal: 130, slow: 300 };
-const LEVELS = ["beginner", "novice", "casual", "intermediate", "skilled", "advanced", "expert", "master", "grandmaster", "champion"];
-// The last is full strength (the engine's Level::FULL_STRENGTH).
-const FULL_STRENGTH = LEVELS[LEVELS.length - 1];
 const PER_MOVE_MS = [500, 1000, 3000, 10000];
 const MAX_UPLOAD = 256 * 1024;
 
@@ -401,7 +399,7 @@ function translatePage() {
   const strength = $("strength");
   const chosen = strength.value;
   strength.replaceChildren(
-    ...LEVELS.map((level) => new Option(t("level_" + level), "level:" + level)),
+    ...LEVELS.map(({ name, elo }) => new Option(t("level_option", { name: t("level_" + name), elo }), "level:" + name)),
     ...PER_MOVE_MS.map((ms) => new Option(t("per_move", { seconds: ms / 1000 }), "time:" + ms)),
   );
   strength.value = chosen || "level:casual";

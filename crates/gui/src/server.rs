@@ -9,7 +9,7 @@ use axum::middleware;
 use axum::routing::get;
 use tokio::net::TcpListener;
 
-use crate::assets::ASSETS;
+use crate::assets::assets;
 use crate::guard::{self, Guard};
 use crate::registry::Registry;
 use crate::socket;
@@ -24,8 +24,8 @@ pub struct App {
 /// The routes, every one behind the guard.
 pub fn router(app: Arc<App>, guard: Guard) -> Router {
     let mut router = Router::new().route("/ws", get(socket::connect));
-    for asset in &ASSETS {
-        router = router.route(asset.path, get(|| async { asset.response() }));
+    for asset in assets() {
+        router = router.route(asset.path, get(move || async move { asset.response() }));
     }
     router
         .with_state(app)
