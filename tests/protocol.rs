@@ -8,7 +8,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Engine, Info, Kind, classify, hole, is_legal, parse_bestmove, parse_info, play};
+use common::{
+    Engine, Info, Kind, classify, hole, is_legal, join, parse_bestmove, parse_info, play,
+    random_moves,
+};
 use tuzdyk_notation::{record, tfen};
 use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{GameResult, Move, Position, Side};
@@ -30,30 +33,6 @@ const DRAWN: &str = "9/9 81 81 S 50";
 
 fn pos(text: &str) -> Position {
     tfen::parse(text).unwrap_or_else(|e| panic!("bad test position {text}: {e}"))
-}
-
-/// Up to `plies` random legal moves from `start` (fewer if the game ends).
-fn random_moves(start: &Position, plies: usize, rng: &mut SplitMix64) -> Vec<u32> {
-    let mut pos = *start;
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        let legal: Vec<Move> = pos.legal_moves().collect();
-        if legal.is_empty() {
-            break;
-        }
-        let mv = *rng.pick(&legal);
-        pos.play(mv);
-        moves.push(mv.number());
-    }
-    moves
-}
-
-fn join(moves: &[u32]) -> String {
-    moves
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -296,7 +275,7 @@ fn go_depth_and_go_nodes_give_one_legal_bestmove_after_integer_info_lines() {
     let mut rng = SplitMix64::new(7);
     let midgame = play(
         &Position::startpos(),
-        &random_moves(&Position::startpos(), 40, &mut rng),
+        &random_moves(&Position::startpos(), 40, &mut rng).0,
     );
     for fen in [
         START.to_string(),
@@ -383,7 +362,7 @@ fn position_with_moves_matches_the_library() {
     let start = Position::startpos();
     assert_eq!(engine.fen(), START);
     for plies in [1, 2, 9, 30, 80, 200] {
-        let moves = random_moves(&start, plies, &mut rng);
+        let moves = random_moves(&start, plies, &mut rng).0;
         assert!(
             engine
                 .command(&format!("position startpos moves {}", join(&moves)))
@@ -397,7 +376,7 @@ fn position_with_moves_matches_the_library() {
     }
     for fen in [P1, P2] {
         let from = pos(fen);
-        let moves = random_moves(&from, 12, &mut rng);
+        let moves = random_moves(&from, 12, &mut rng).0;
         assert!(
             engine
                 .command(&format!("position fen {fen} moves {}", join(&moves)))
@@ -742,7 +721,7 @@ fn moves_into_empty_holes() -> Vec<(Vec<u32>, u32)> {
     let start = Position::startpos();
     let mut found = Vec::new();
     while found.len() < 4 {
-        let prefix = random_moves(&start, 2 + rng.below(40), &mut rng);
+        let prefix = random_moves(&start, 2 + rng.below(40), &mut rng).0;
         let position = play(&start, &prefix);
         if position.game_over().is_some() {
             continue;
@@ -1107,7 +1086,7 @@ fn every_level_plays_legal_moves_and_keeps_an_immediate_win() {
     let mut rng = SplitMix64::new(3);
     let mid = play(
         &Position::startpos(),
-        &random_moves(&Position::startpos(), 30, &mut rng),
+        &random_moves(&Position::startpos(), 30, &mut rng).0,
     );
     let levels = tuzdyk_protocol::Level::NAMES;
     for (number, level) in levels.iter().enumerate() {
@@ -1273,7 +1252,7 @@ fn moves_lists_every_legal_move_as_the_library_plays_it() {
         let start = Position::startpos();
         fens.push(tfen::write(&play(
             &start,
-            &random_moves(&start, plies, &mut rng),
+            &random_moves(&start, plies, &mut rng).0,
         )));
     }
     for fen in fens {

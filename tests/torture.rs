@@ -33,7 +33,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use common::{Kind, classify, parse_bestmove};
+use common::{Kind, classify, join, parse_bestmove, random_moves};
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{GameResult, Move, Position, Side};
@@ -608,30 +608,6 @@ fn is_strength_notice(text: &str) -> bool {
         ] => number(n),
         _ => false,
     }
-}
-
-fn join(moves: &[u32]) -> String {
-    moves
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Random legal moves from `start`, at most `plies` (fewer if the game ends).
-fn random_moves(start: &Position, plies: usize, rng: &mut SplitMix64) -> (Vec<u32>, Position) {
-    let mut pos = *start;
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        let legal: Vec<Move> = pos.legal_moves().collect();
-        if legal.is_empty() {
-            break;
-        }
-        let mv = *rng.pick(&legal);
-        pos.play(mv);
-        moves.push(mv.number());
-    }
-    (moves, pos)
 }
 
 /// A random valid `position` command and the position it sets.

@@ -9,6 +9,7 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{Move, Position};
 
 /// How long to wait for any expected answer: generous, for a slow, busy
@@ -529,4 +530,30 @@ pub fn play(pos: &Position, moves: &[u32]) -> Position {
         p.play(mv);
     }
     p
+}
+
+/// Moves written 1..9, separated by spaces, as a `moves` list takes them.
+pub fn join(moves: &[u32]) -> String {
+    moves
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Random legal moves from `start`, at most `plies` (fewer if the game
+/// ends), and the position they reach.
+pub fn random_moves(start: &Position, plies: usize, rng: &mut SplitMix64) -> (Vec<u32>, Position) {
+    let mut pos = *start;
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let legal: Vec<Move> = pos.legal_moves().collect();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = *rng.pick(&legal);
+        pos.play(mv);
+        moves.push(mv.number());
+    }
+    (moves, pos)
 }
