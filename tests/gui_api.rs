@@ -280,10 +280,15 @@ fn a_reconnection_or_a_reload_finds_the_same_game() {
     let mut again = again;
     again.send(json!({"cmd": "play", "hole": 1}));
     other.wait_state("the other page's move", |s| s["plies"] == 3);
-    // An unknown id gets a new game.
+    // An unknown id gets a new game, against the level a newcomer can beat.
     let fresh = Client::connect(&server, Some("0123456789abcdef0123456789abcdef"));
     assert_ne!(fresh.state["game"], id.as_str());
     assert_eq!(fresh.state["plies"], 0);
+    assert_eq!(
+        fresh.state["settings"]["level"], "beginner",
+        "{}",
+        fresh.state
+    );
 }
 
 #[test]

@@ -134,6 +134,17 @@ fn the_person_can_play_black() {
 }
 
 #[test]
+fn without_options_the_person_plays_white_against_the_beginner() {
+    let output = play(&["--depth", "2"], "quit\n");
+    let text = String::from_utf8(output.stdout).expect("UTF-8 output");
+    assert!(output.status.success());
+    assert!(
+        text.starts_with("New game: you play White against tuzdyk at level beginner."),
+        "{text}"
+    );
+}
+
+#[test]
 fn hint_names_a_legal_move_and_what_it_wins() {
     let (output, text) = run(&[], "hint\nquit\n");
     assert!(output.status.success());

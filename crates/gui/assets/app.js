@@ -402,7 +402,7 @@ function translatePage() {
     ...LEVELS.map(({ name, elo }) => new Option(t("level_option", { name: t("level_" + name), elo }), "level:" + name)),
     ...PER_MOVE_MS.map((ms) => new Option(t("per_move", { seconds: ms / 1000 }), "time:" + ms)),
   );
-  strength.value = chosen || "level:casual";
+  strength.value = chosen || store.get("strength", "level:beginner");
   $("language").value = language;
   document.body.dataset.lang = language;
   draw();
@@ -435,6 +435,7 @@ function preview(index) {
 }
 
 function newGame() {
+  store.set("strength", $("strength").value);
   const [kind, value] = $("strength").value.split(":");
   send({
     cmd: "new",

@@ -37,7 +37,7 @@ impl Default for Settings {
         Settings {
             mode: Mode::Engine,
             human: Side::White,
-            level: Level::Casual,
+            level: Level::Beginner,
             movetime_ms: None,
         }
     }

@@ -55,7 +55,7 @@ pub struct Args {
     pub side: SideChoice,
     /// The engine's strength: a level of the ladder (weakest first) or a
     /// stand-in for a new player, each with its estimated PlayOK rating.
-    #[arg(long, value_parser = level_parser(), default_value = "intermediate")]
+    #[arg(long, value_parser = level_parser(), default_value = "beginner")]
     pub level: Level,
     /// The engine's thinking time per move, in milliseconds (default 1000
     /// when no --depth or --nodes is given).
