@@ -19,15 +19,18 @@ commit=$(git rev-parse --verify "$rev^{commit}")
 
 name=tuzdyk
 [ "${1:-baseline}" = baseline ] || name="tuzdyk-$1"
-src="target/baseline/src-$commit"
+mkdir -p target/baseline
 if [ ! -x "target/baseline/$name" ] || [ "$(cat "target/baseline/$name.commit" 2>/dev/null)" != "$commit" ]; then
-  rm -rf "$src"
-  mkdir -p "$src"
-  git archive "$commit" | tar -x -C "$src"
-  # Built in its own tree so that its .cargo/config.toml and lock file apply.
-  (cd "$src" && cargo build --release --quiet --target-dir ../build)
-  cp target/baseline/build/release/tuzdyk "target/baseline/$name"
+  # Built outside this checkout, in a tree of its own, so that its own
+  # Cargo.toml, lock file and .cargo/config.toml apply: inside the
+  # checkout cargo takes an old single-package tree for an unlisted member
+  # of today's workspace and refuses to build it.
+  work=$(mktemp -d "${TMPDIR:-/tmp}/tuzdyk-baseline.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  mkdir -p "$work/src"
+  git archive "$commit" | tar -x -C "$work/src"
+  (cd "$work/src" && cargo build --release --quiet --target-dir "$work/build")
+  cp "$work/build/release/tuzdyk" "target/baseline/$name"
   echo "$commit" > "target/baseline/$name.commit"
-  rm -rf "$src"
 fi
 echo "target/baseline/$name"
