@@ -24,10 +24,11 @@ fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("a UTF-8 temp path")
 }
 
-/// A network trained for two epochs on 12 games at 200 nodes.
-fn trained_network() -> PathBuf {
-    let data = scratch("data.bin");
-    let net = scratch("net.tznn");
+/// A network trained for two epochs on 12 games at 200 nodes, and its data
+/// (files named after `test`: the tests run side by side).
+fn trained_network(test: &str) -> (PathBuf, PathBuf) {
+    let data = scratch(&format!("{test}-data.bin"));
+    let net = scratch(&format!("{test}-net.tznn"));
     let output = run(&[
         "datagen",
         "--games",
@@ -61,12 +62,12 @@ fn trained_network() -> PathBuf {
     assert!(stderr.contains("epoch 2/2: training loss "), "{stderr}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.starts_with("network "), "{stdout}");
-    net
+    (data, net)
 }
 
 #[test]
 fn a_trained_network_loads_and_plays() {
-    let net = trained_network();
+    let (_, net) = trained_network("plays");
     let network = Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
     let mut engine = Engine::start();
     engine.command("uci");
@@ -91,6 +92,42 @@ fn a_trained_network_loads_and_plays() {
         search.last().unwrap().starts_with("bestmove "),
         "{search:?}"
     );
+}
+
+/// `--init` starts from a network's own weights: steps too small to move
+/// any weight by a quantisation step give the same network back, and
+/// ordinary steps a different one.
+#[test]
+fn training_from_a_network_starts_at_its_weights() {
+    let (data, net) = trained_network("init");
+    let again = |rate: &str, out: &str| {
+        let out = scratch(out);
+        let output = run(&[
+            "train",
+            path(&data),
+            "--out",
+            path(&out),
+            "--init",
+            path(&net),
+            "--epochs",
+            "1",
+            "--batch",
+            "256",
+            "--rate",
+            rate,
+            "--validation-every",
+            "4",
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        std::fs::read(out).unwrap()
+    };
+    let original = std::fs::read(&net).unwrap();
+    assert_eq!(again("0.000000001", "tiny.tznn"), original);
+    assert_ne!(again("0.001", "step.tznn"), original);
 }
 
 #[test]
@@ -138,6 +175,28 @@ fn train_rejects_bad_input_with_one_line() {
         (
             vec!["train", path(&garbage), "--out", "x.tznn", "--lambda", "2"],
             "--lambda must be between 0 and 1",
+        ),
+        (
+            vec![
+                "train",
+                path(&garbage),
+                "--out",
+                "x.tznn",
+                "--init",
+                "/no/such.tznn",
+            ],
+            "--init '/no/such.tznn': ",
+        ),
+        (
+            vec![
+                "train",
+                path(&garbage),
+                "--out",
+                "x.tznn",
+                "--init",
+                path(&garbage),
+            ],
+            "not a tuzdyk network file",
         ),
     ] {
         let output = run(&args);

@@ -45,6 +45,10 @@ pub struct Args {
     /// Seed of the starting weights and of the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Start from this network file's weights instead of random ones (to
+    /// train a network further on new data).
+    #[arg(long, value_name = "FILE")]
+    pub init: Option<PathBuf>,
     /// One game in this many goes to the validation set.
     #[arg(long, default_value_t = 20)]
     pub validation_every: u64,
@@ -71,6 +75,22 @@ pub enum TrainError {
     Threads { threads: usize, reason: String },
     #[error("cannot write '{path}': {error}")]
     Write { path: String, error: std::io::Error },
+    #[error("--init '{path}': {error}")]
+    Init { path: String, error: String },
+}
+
+/// The starting model: `--init`'s network, or random weights from the seed.
+fn starting_model(args: &Args) -> Result<Model, TrainError> {
+    let Some(path) = &args.init else {
+        return Ok(Model::random(args.seed));
+    };
+    let init_error = |error: String| TrainError::Init {
+        path: path.display().to_string(),
+        error,
+    };
+    let bytes = std::fs::read(path).map_err(|e| init_error(e.to_string()))?;
+    let network = Network::from_bytes(&bytes).map_err(|e| init_error(e.to_string()))?;
+    Ok(Model::from_network(&network))
 }
 
 /// The samples of the data files, split into training and validation: a
@@ -143,6 +163,7 @@ fn check(args: &Args) -> Result<(), TrainError> {
 /// Trains and writes the network; progress on stderr, a summary on stdout.
 fn train(args: &Args) -> Result<(), TrainError> {
     check(args)?;
+    let mut model = starting_model(args)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -174,7 +195,6 @@ fn train(args: &Args) -> Result<(), TrainError> {
         },
         seed: args.seed,
     };
-    let mut model = Model::random(args.seed);
     let terminal = std::io::stderr().is_terminal();
     pool.install(|| {
         trainer::train(&mut model, &training, &validation, &config, |r| {

@@ -52,6 +52,26 @@ impl Model {
         }
     }
 
+    /// The float model of an engine network, each integer divided by the
+    /// factor [`Model::quantise`] multiplies it by: training from it goes
+    /// on from that network, and quantising it gives that network back.
+    pub fn from_network(network: &Network) -> Model {
+        let parts = network.to_parts();
+        let real = |values: &[i16], by: i32| -> Vec<f32> {
+            values.iter().map(|&v| v as f32 / by as f32).collect()
+        };
+        Model {
+            hidden: parts.hidden.iter().flat_map(|row| real(row, QA)).collect(),
+            hidden_bias: real(&parts.hidden_bias, QA),
+            output: parts.output.iter().flat_map(|row| real(row, QB)).collect(),
+            output_bias: parts
+                .output_bias
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
+        }
+    }
+
     /// A model of zeros, the shape of the gradient.
     pub fn zeros() -> Model {
         Model {

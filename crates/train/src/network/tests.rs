@@ -178,3 +178,15 @@ fn training_lowers_the_loss_and_repeats_for_a_seed_on_any_thread_count() {
     assert!(after < before * 0.9, "validation loss {before} -> {after}");
     assert!(trainer::fit_scale(&training) > 50.0);
 }
+
+#[test]
+fn a_network_read_back_as_a_model_quantises_to_itself() {
+    let network = Model::random(11).quantise();
+    let model = Model::from_network(&network);
+    assert_eq!(model.quantise().to_bytes(), network.to_bytes());
+    // And it evaluates as the network does, up to the final rounding.
+    let sample = Sample::new(&Position::startpos(), 0, 0.5);
+    let float = model.evaluate(sample.active(), sample.bucket as usize);
+    let integer = network.evaluate(&Position::startpos()) as f32;
+    assert!((float - integer).abs() <= 1.0, "{float} vs {integer}");
+}

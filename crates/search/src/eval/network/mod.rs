@@ -126,6 +126,17 @@ impl Network {
         network
     }
 
+    /// The parts this network is made of, as [`Network::from_parts`] takes
+    /// them (a trainer starting from it reads them).
+    pub fn to_parts(&self) -> Parts {
+        Parts {
+            hidden_bias: self.hidden_bias.0,
+            hidden: self.hidden.iter().map(|row| row.0).collect(),
+            output: self.output.map(|row| row.0),
+            output_bias: self.output_bias,
+        }
+    }
+
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = self.body();
