@@ -166,39 +166,24 @@ fn a_bad_network_file_is_refused_and_the_evaluation_stays() {
 fn train_rejects_bad_input_with_one_line() {
     let garbage = scratch("garbage.bin");
     std::fs::write(&garbage, [1u8; 40]).unwrap();
-    for (args, expected) in [
+    let garbage = path(&garbage);
+    for (data, extra, expected) in [
+        ("/no/such.bin", &[][..], "cannot read"),
+        (garbage, &[], "error: "),
         (
-            vec!["train", "/no/such.bin", "--out", "x.tznn"],
-            "cannot read",
-        ),
-        (vec!["train", path(&garbage), "--out", "x.tznn"], "error: "),
-        (
-            vec!["train", path(&garbage), "--out", "x.tznn", "--lambda", "2"],
+            garbage,
+            &["--lambda", "2"],
             "--lambda must be between 0 and 1",
         ),
         (
-            vec![
-                "train",
-                path(&garbage),
-                "--out",
-                "x.tznn",
-                "--init",
-                "/no/such.tznn",
-            ],
+            garbage,
+            &["--init", "/no/such.tznn"],
             "--init '/no/such.tznn': ",
         ),
-        (
-            vec![
-                "train",
-                path(&garbage),
-                "--out",
-                "x.tznn",
-                "--init",
-                path(&garbage),
-            ],
-            "not a tuzdyk network file",
-        ),
+        (garbage, &["--init", garbage], "not a tuzdyk network file"),
     ] {
+        let mut args = vec!["train", data, "--out", "x.tznn"];
+        args.extend_from_slice(extra);
         let output = run(&args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
