@@ -2,10 +2,11 @@
 # Reproduces the built-in network (crates/search/nets/README.md) from a
 # fresh clone: generation 1 from the self-play of the hand-written
 # evaluation, each later generation from the self-play of the one before
-# (trained on the data of all generations so far), up to generation 6, and
-# a byte-for-byte comparison with crates/search/nets/default.tznn.
+# (generations 1-6 trained afresh on the data of all generations so far,
+# generation 7 trained further from generation 6 on its games alone), and a
+# byte-for-byte comparison with crates/search/nets/default.tznn.
 #
-#   scripts/network.sh [WORKDIR]     # default target/network; about 190 minutes on 2 cores
+#   scripts/network.sh [WORKDIR]     # default target/network; about 220 minutes on 2 cores
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-target/network}
@@ -17,9 +18,10 @@ tuzdyk=target/release/tuzdyk
 # hand-written evaluation), shards 0 and 1 of a 40,000-game run, and trains
 # with seed K on every generation's data so far (generation 0's shards as
 # one concatenated file, as generation 1 was trained).
-last=6
+afresh=6
+last=7
 train_files=()
-for k in $(seq 1 "$last"); do
+for k in $(seq 1 "$afresh"); do
   name=gen$((k - 1))
   if [ "$k" = 1 ]; then eval=classic; else eval="$work/$name.tznn"; fi
   for shard in 0 1; do
@@ -34,6 +36,21 @@ for k in $(seq 1 "$last"); do
     train_files+=("$work/$name-shard0.bin" "$work/$name-shard1.bin")
   fi
   "$tuzdyk" train "${train_files[@]}" --out "$work/gen$k.tznn" --epochs 30 --seed "$k"
+done
+
+# Generation K after that plays seed K with generation K-1, shards 0-2, and
+# trains further from generation K-1's weights on those games alone, 10
+# epochs at a third of the usual step size (trained afresh on them,
+# generation 7 lost its SPRT: STRENGTH.md).
+for k in $(seq $((afresh + 1)) "$last"); do
+  name=gen$((k - 1))
+  for shard in 0 1 2; do
+    out="$work/$name-shard$shard.bin"
+    [ -s "$out" ] || "$tuzdyk" datagen --games 40000 --nodes 5000 --seed "$k" --eval "$work/$name.tznn" \
+                       --shard "$shard/8" --out "$out"
+  done
+  "$tuzdyk" train "$work/$name-shard0.bin" "$work/$name-shard1.bin" "$work/$name-shard2.bin" \
+    --init "$work/$name.tznn" --out "$work/gen$k.tznn" --epochs 10 --rate 0.0003 --seed "$k"
 done
 
 if cmp "$work/gen$last.tznn" crates/search/nets/default.tznn; then
