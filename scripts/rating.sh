@@ -32,5 +32,5 @@ done
 "$tuzdyk" rating --levels "${files[@]}" --depth 12 --jobs 2 --losses "$out/levels.tsv"
 "$tuzdyk" rating --from-losses "$out/playok.tsv" "$out/levels.tsv" \
   --chain skilled=+159.8/45.4 --chain advanced=+132.9/48.2 --chain expert=+190.8/50.8 \
-  --chain candidate=+172.8/52.7 --chain master=+147.2/45.5 --chain grandmaster=+232.8/52.6 --chain champion=+195.5/49.7 |
+  --chain candidate=+149.3/44.5 --chain master=+132.9/44.8 --chain grandmaster=+186.2/50.9 --chain champion=+177.2/51.9 |
   tee "$out/table.md"

@@ -52,7 +52,7 @@ pub struct Rating {
 
 /// Each level's estimate, as `scripts/rating.sh` (`tuzdyk rating`) printed
 /// it at 1783c5d+, with the network's four levels chained on with
-/// generation 6 (STRENGTH.md, "The levels' PlayOK ratings").
+/// generation 7 (STRENGTH.md, "The levels' PlayOK ratings").
 pub const RATINGS: [(Level, Rating); 20] = [
     (Level::Beginner, rating(1186, 1092, 1280)),
     (Level::Learner, rating(1341, 1264, 1419)),
@@ -68,10 +68,10 @@ pub const RATINGS: [(Level, Rating); 20] = [
     (Level::Skilled, rating(3006, 2857, 3155)),
     (Level::Advanced, rating(3139, 2982, 3296)),
     (Level::Expert, rating(3330, 3165, 3494)),
-    (Level::Candidate, rating(3503, 3330, 3676)),
-    (Level::Master, rating(3650, 3471, 3829)),
-    (Level::Grandmaster, rating(3883, 3696, 4069)),
-    (Level::Champion, rating(4078, 3885, 4271)),
+    (Level::Candidate, rating(3479, 3309, 3650)),
+    (Level::Master, rating(3612, 3436, 3788)),
+    (Level::Grandmaster, rating(3798, 3615, 3982)),
+    (Level::Champion, rating(3976, 3785, 4166)),
     (Level::Greedy, rating(1233, 1128, 1339)),
     (Level::Greedy2, rating(1735, 1684, 1786)),
 ];
