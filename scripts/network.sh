@@ -21,14 +21,23 @@ tuzdyk=target/release/tuzdyk
 afresh=6
 last=7
 train_files=()
-for k in $(seq 1 "$afresh"); do
-  name=gen$((k - 1))
+
+# selfplay K SHARD...: generation K's data, the given shards of seed K's
+# 40,000-game run with generation K-1, as genK-1-shardS.bin (kept if there).
+selfplay() {
+  local k=$1 name=gen$(($1 - 1)) eval shard out
+  shift
   if [ "$k" = 1 ]; then eval=classic; else eval="$work/$name.tznn"; fi
-  for shard in 0 1; do
+  for shard in "$@"; do
     out="$work/$name-shard$shard.bin"
     [ -s "$out" ] || "$tuzdyk" datagen --games 40000 --nodes 5000 --seed "$k" --eval "$eval" \
                        --shard "$shard/8" --out "$out"
   done
+}
+
+for k in $(seq 1 "$afresh"); do
+  name=gen$((k - 1))
+  selfplay "$k" 0 1
   if [ "$k" = 1 ]; then
     cat "$work/gen0-shard0.bin" "$work/gen0-shard1.bin" > "$work/gen0-s01.bin"
     train_files+=("$work/gen0-s01.bin")
@@ -44,11 +53,7 @@ done
 # generation 7 lost its SPRT: STRENGTH.md).
 for k in $(seq $((afresh + 1)) "$last"); do
   name=gen$((k - 1))
-  for shard in 0 1 2; do
-    out="$work/$name-shard$shard.bin"
-    [ -s "$out" ] || "$tuzdyk" datagen --games 40000 --nodes 5000 --seed "$k" --eval "$work/$name.tznn" \
-                       --shard "$shard/8" --out "$out"
-  done
+  selfplay "$k" 0 1 2
   "$tuzdyk" train "$work/$name-shard0.bin" "$work/$name-shard1.bin" "$work/$name-shard2.bin" \
     --init "$work/$name.tznn" --out "$work/gen$k.tznn" --epochs 10 --rate 0.0003 --seed "$k"
 done
