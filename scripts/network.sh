@@ -3,10 +3,10 @@
 # fresh clone: generation 1 from the self-play of the hand-written
 # evaluation, each later generation from the self-play of the one before
 # (generations 1-6 trained afresh on the data of all generations so far,
-# generation 7 trained further from generation 6 on its games alone), and a
-# byte-for-byte comparison with crates/search/nets/default.tznn.
+# generations 7-9 each trained further from the one before on its games
+# alone), and a byte-for-byte comparison with crates/search/nets/default.tznn.
 #
-#   scripts/network.sh [WORKDIR]     # default target/network; about 220 minutes on 2 cores
+#   scripts/network.sh [WORKDIR]     # default target/network; about 260 minutes on 2 cores
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-target/network}
@@ -19,7 +19,7 @@ tuzdyk=target/release/tuzdyk
 # with seed K on every generation's data so far (generation 0's shards as
 # one concatenated file, as generation 1 was trained).
 afresh=6
-last=7
+last=9
 train_files=()
 
 # selfplay K SHARD...: generation K's data, the given shards of seed K's

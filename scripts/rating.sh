@@ -32,5 +32,5 @@ done
 "$tuzdyk" rating --levels "${files[@]}" --depth 12 --jobs 2 --losses "$out/levels.tsv"
 "$tuzdyk" rating --from-losses "$out/playok.tsv" "$out/levels.tsv" \
   --chain skilled=+159.8/45.4 --chain advanced=+132.9/48.2 --chain expert=+190.8/50.8 \
-  --chain candidate=+149.3/44.5 --chain master=+132.9/44.8 --chain grandmaster=+186.2/50.9 --chain champion=+177.2/51.9 |
+  --chain candidate=+149.3/47.1 --chain master=+157.7/48.8 --chain grandmaster=+197.9/47.0 --chain champion=+205.0/46.8 |
   tee "$out/table.md"
