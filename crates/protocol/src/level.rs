@@ -52,7 +52,7 @@ pub struct Rating {
 
 /// Each level's estimate, as `scripts/rating.sh` (`tuzdyk rating`) printed
 /// it at 1783c5d+, with the network's four levels chained on from
-/// generation 7's steps (by hand, with the sum and root-sum-square that
+/// generation 9's steps (by hand, with the sum and root-sum-square that
 /// `--chain` does; STRENGTH.md, "The levels' PlayOK ratings").
 pub const RATINGS: [(Level, Rating); 20] = [
     (Level::Beginner, rating(1186, 1092, 1280)),
