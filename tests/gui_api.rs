@@ -1,7 +1,9 @@
 //! `tuzdyk gui`'s API against a real server on a free port and a real
 //! engine process: whole games, the previews against the rules, refused
-//! moves and input with the game kept, engines that crash or hang, the
-//! Host and Origin checks, reconnection, hint, analysis and review.
+//! moves and input with the game kept (each error a text the page
+//! translates), engines that crash or hang, the Host and Origin checks,
+//! reconnection, the limit on games, hint, analysis, engine lines and
+//! review, and an unwatched game that stops using the CPU.
 
 mod gui_support;
 
@@ -79,7 +81,7 @@ fn a_whole_game_against_the_engine_is_played_to_its_end() {
     assert_eq!(state["tfen"], tfen::write(game.game.position()));
     assert_eq!(state["plies"], game.game.moves().len());
     assert!(
-        game.tag("Black").unwrap().contains("beginner"),
+        game.tag("Black").unwrap().contains("level 1"),
         "{}",
         state["record"]
     );
@@ -96,15 +98,16 @@ fn illegal_moves_are_refused_and_the_game_kept() {
     // White's 6 took Black's hole 5.
     let error = client.expect_error(json!({"cmd": "play", "hole": 5}));
     assert_eq!(error["code"], "empty_hole");
-    assert_eq!(error["hole"], 5);
     assert_eq!(error["message"], "hole 5 is empty");
-    for (hole, code) in [
-        (0, "no_such_hole"),
-        (10, "no_such_hole"),
-        (-3, "no_such_hole"),
-    ] {
+    // The page's text: its key, the reason as a text of its own, the hole.
+    assert_eq!(error["text"]["key"], "err_empty_hole", "{error}");
+    let detail = &error["text"]["params"]["detail"];
+    assert_eq!(detail["key"], "illegal_empty_hole", "{error}");
+    assert_eq!(detail["params"]["hole"], 5, "{error}");
+    for hole in [0, 10, -3] {
         let error = client.expect_error(json!({"cmd": "play", "hole": hole}));
-        assert_eq!(error["code"], code, "{error}");
+        assert_eq!(error["code"], "no_such_hole", "{error}");
+        assert_eq!(error["text"]["params"]["hole"], hole, "{error}");
     }
     let error = client.expect_error(json!({"cmd": "play"}));
     assert_eq!(error["code"], "malformed");
@@ -149,6 +152,10 @@ fn bad_tfen_and_bad_records_are_refused_with_the_state_kept() {
         error["message"],
         format!("invalid TFEN '9S/9S 0 0 S': {problem}")
     );
+    assert_eq!(error["text"]["params"]["text"], "9S/9S 0 0 S");
+    let detail = &error["text"]["params"]["detail"];
+    assert_eq!(detail["key"], "tfen_row_length", "{error}");
+    assert_eq!(detail["params"]["row"]["key"], "row_north", "{error}");
     let error = client.expect_error(json!({"cmd": "setup", "tfen": "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9Q 0 0 S 1"}));
     assert!(
         error["message"].as_str().unwrap().contains("'9Q'"),
@@ -169,9 +176,13 @@ fn bad_tfen_and_bad_records_are_refused_with_the_state_kept() {
     assert_eq!(after["tfen"], before["tfen"]);
     assert_eq!(after["moves"], before["moves"]);
 
-    // A good record opens, with its result and tags.
+    // A good record opens, with its result and tags, and the page is told
+    // that two people now play on this board.
     let text = "[White \"a\"]\n[Black \"b\"]\n\n1. 65(10) 98 2. 55 56 0-1\n";
     client.send(json!({"cmd": "open", "record": text}));
+    let notice = client.wait_for("the notice", |m| m["type"] == "notice");
+    assert_eq!(notice["code"], "record_opened", "{notice}");
+    assert_eq!(notice["text"]["params"]["plies"], 4, "{notice}");
     let opened = client.wait_state("the record", |s| s["plies"] == 4);
     assert_eq!(opened["settings"]["mode"], "humans");
     assert_eq!(opened["ending"]["result"], "0-1");
@@ -217,12 +228,18 @@ fn the_server_checks_host_and_origin() {
     }
     let other_port = format!("http://127.0.0.1:{}", server.port.wrapping_add(1));
     assert!(Client::connect_with(&server, None, Some(&other_port)).is_err());
+    // A page served by another machine on the same port.
+    let other_machine = format!("http://192.168.1.50:{}", server.port);
+    assert!(Client::connect_with(&server, None, Some(&other_machine)).is_err());
+    let (status, _) = server.get("/", &[("Host", &format!("192.168.1.50:{}", server.port))]);
+    assert_eq!(status, 403);
     assert!(Client::connect_with(&server, None, None).is_ok());
 }
 
 /// A server whose engine, a fake one, fails once (`script MARKER ENGINE`
 /// runs the real engine once MARKER exists): the engine plays White, so its
-/// first search fails. The notice must say `says`, and the game go on.
+/// first search fails. The notice's detail must be the text `says`, and
+/// the game go on.
 fn engine_fails_once_and_the_game_goes_on(script: &str, says: &str) {
     let marker = std::env::temp_dir().join(format!(
         "tuzdyk-gui-{}-{}",
@@ -240,10 +257,8 @@ fn engine_fails_once_and_the_game_goes_on(script: &str, says: &str) {
     client.new_game("engine", "black", "beginner");
     let notice = client.wait_for("the notice", |m| m["type"] == "notice");
     assert_eq!(notice["code"], "engine_restarted", "{notice}");
-    assert!(
-        notice["message"].as_str().unwrap().contains(says),
-        "{notice}"
-    );
+    assert_eq!(notice["text"]["key"], "notice_engine_restarted", "{notice}");
+    assert_eq!(notice["text"]["params"]["detail"]["key"], says, "{notice}");
     let state = client.wait_state("the engine's move", |s| s["plies"] == 1);
     assert_eq!(state["playable"], true);
     client.send(json!({"cmd": "play", "hole": first_playable(&state)}));
@@ -253,12 +268,12 @@ fn engine_fails_once_and_the_game_goes_on(script: &str, says: &str) {
 
 #[test]
 fn a_crashing_engine_is_restarted_and_the_game_goes_on() {
-    engine_fails_once_and_the_game_goes_on("crash.sh", "exited");
+    engine_fails_once_and_the_game_goes_on("crash.sh", "engine_exited");
 }
 
 #[test]
 fn a_hanging_engine_is_killed_restarted_and_the_game_goes_on() {
-    engine_fails_once_and_the_game_goes_on("hang_once.sh", "did not answer");
+    engine_fails_once_and_the_game_goes_on("hang_once.sh", "engine_timeout");
 }
 
 #[test]
@@ -280,24 +295,37 @@ fn a_reconnection_or_a_reload_finds_the_same_game() {
     let mut again = again;
     again.send(json!({"cmd": "play", "hole": 1}));
     other.wait_state("the other page's move", |s| s["plies"] == 3);
-    // An unknown id gets a new game, against the level a newcomer can beat.
-    let fresh = Client::connect(&server, Some("0123456789abcdef0123456789abcdef"));
+    // An unknown id gets a new game, against the level a newcomer can
+    // beat, and a word that the game asked for is gone.
+    let mut fresh = Client::connect(&server, Some("0123456789abcdef0123456789abcdef"));
     assert_ne!(fresh.state["game"], id.as_str());
     assert_eq!(fresh.state["plies"], 0);
-    assert_eq!(
-        fresh.state["settings"]["level"], "beginner",
-        "{}",
-        fresh.state
-    );
+    assert_eq!(fresh.state["settings"]["level"], 1, "{}", fresh.state);
+    let notice = fresh.wait_for("the notice", |m| m["type"] == "notice");
+    assert_eq!(notice["code"], "game_gone", "{notice}");
 }
 
 #[test]
-fn games_beyond_the_limit_are_refused() {
+fn games_beyond_the_limit_are_refused_until_a_page_closes() {
     let server = Server::start(&["--max-games", "1"]);
-    let _first = Client::connect(&server, None);
+    let first = Client::connect(&server, None);
+    let id = first.game_id();
     let error = gui_support::first_message(&server);
     assert_eq!(error["type"], "error", "{error}");
     assert_eq!(error["code"], "too_many_games", "{error}");
+    assert_eq!(error["text"]["params"]["limit"], 1, "{error}");
+    // Closing the page frees its place at once.
+    drop(first);
+    let deadline = std::time::Instant::now() + gui_support::TIMEOUT;
+    let second = loop {
+        let message = gui_support::first_message(&server);
+        if message["type"] == "state" {
+            break message;
+        }
+        assert!(std::time::Instant::now() < deadline, "{message}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_ne!(second["game"], id.as_str());
 }
 
 #[test]
@@ -319,6 +347,20 @@ fn hint_analysis_and_review_come_from_the_engine() {
         assert!(!line["pv"].as_array().unwrap().is_empty(), "{line}");
         assert!(line["score"]["white"].is_i64(), "{line}");
     }
+    // An engine line seen on the board: each position along it, by the rules.
+    let pv = lines["lines"][0]["pv"].clone();
+    client.send(json!({"cmd": "line", "ply": 0, "moves": pv}));
+    let view = client.wait_for("the line", |m| m["type"] == "line");
+    let steps = view["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), pv.as_array().unwrap().len());
+    let mut pos = Position::startpos();
+    for (step, hole) in steps.iter().zip(pv.as_array().unwrap()) {
+        pos.play(Move::from_number(hole.as_u64().unwrap() as u32).unwrap());
+        assert_eq!(step["board"]["holes"], json!(pos.parts().holes), "{step}");
+    }
+    let error = client.expect_error(json!({"cmd": "line", "ply": 0, "moves": [6, 5]}));
+    assert_eq!(error["code"], "bad_line", "{error}");
+    assert_eq!(error["text"]["params"]["index"], 2, "{error}");
     client.send(json!({"cmd": "analysis", "on": false}));
 
     let text = "[White \"a\"]\n[Black \"b\"]\n\n1. 65(10) 98 2. 55 56 3. 11(22) 45X *\n";
@@ -386,4 +428,75 @@ fn engine_against_engine_plays_on_its_own_pauses_and_resumes() {
         s["plies"].as_u64() > plies.as_u64() || !s["ending"].is_null()
     });
     assert_eq!(on["paused"], false, "{on}");
+}
+
+/// CPU time (user and system, in clock ticks) of the engine processes the
+/// server started.
+fn engines_cpu_ticks(server: &Server) -> u64 {
+    let tasks = std::fs::read_dir(format!("/proc/{}/task", server.pid())).expect("/proc");
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|children| {
+            children
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/stat")).ok())
+        .map(|stat| {
+            // After the command in brackets: fields 3.., utime and stime
+            // are the 14th and 15th of the line.
+            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+            let fields: Vec<u64> = after
+                .split_whitespace()
+                .map(|f| f.parse().unwrap_or(0))
+                .collect();
+            fields.get(11).unwrap_or(&0) + fields.get(12).unwrap_or(&0)
+        })
+        .sum()
+}
+
+/// Waits until the engines' CPU time stays still for a whole second, and
+/// says whether it did before the timeout.
+fn engines_go_idle(server: &Server) -> bool {
+    let deadline = std::time::Instant::now() + gui_support::TIMEOUT;
+    while std::time::Instant::now() < deadline {
+        let before = engines_cpu_ticks(server);
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        if engines_cpu_ticks(server) <= before + 1 {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn an_unwatched_game_stops_using_the_cpu() {
+    let server = Server::start(&[]);
+    let mut client = Client::connect(&server, None);
+    let id = client.game_id();
+    client.new_game("humans", "white", "1");
+    client.send(json!({"cmd": "analysis", "on": true}));
+    client.wait_for("analysis lines", |m| m["type"] == "lines");
+    // Analysing: the engine works while the page watches.
+    let start = engines_cpu_ticks(&server);
+    let deadline = std::time::Instant::now() + gui_support::TIMEOUT;
+    while engines_cpu_ticks(&server) < start + 20 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the engine is not analysing"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    drop(client);
+    assert!(
+        engines_go_idle(&server),
+        "the engine went on analysing with no page open"
+    );
+    // The page comes back: the analysis goes on.
+    let mut again = Client::connect(&server, Some(&id));
+    assert_eq!(again.state["analysis"], true);
+    again.wait_for("analysis lines again", |m| m["type"] == "lines");
 }

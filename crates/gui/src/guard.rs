@@ -1,8 +1,11 @@
 //! The server answers only requests meant for it: the Host must name this
-//! server (an IP address, `localhost`, or the name given with `--host`, and
-//! its port), and an Origin, when a browser sends one, must be this
-//! server's own. A web page on another site that resolves its name to
-//! 127.0.0.1 (DNS rebinding), or a page on another local port, is refused.
+//! server as it listens (its address, `localhost` when that is a loopback
+//! address, the name given with `--host`, or any address of the machine
+//! when it listens on all of them; and its port), and an Origin, when a
+//! browser sends one, must be the very origin the request is addressed to.
+//! A web page on another site that resolves its name to 127.0.0.1 (DNS
+//! rebinding), a page on another local port, or a page served by another
+//! machine on the same port is refused.
 
 use std::net::IpAddr;
 
@@ -17,12 +20,42 @@ pub struct Guard {
     port: u16,
     /// The `--host` name, when it is a name rather than an address.
     host_name: Option<String>,
+    /// The address listened on, when it is one.
+    address: Option<IpAddr>,
 }
 
 impl Guard {
     pub fn new(host: &str, port: u16) -> Guard {
-        let host_name = (host.parse::<IpAddr>().is_err()).then(|| host.to_ascii_lowercase());
-        Guard { port, host_name }
+        let address = host.parse::<IpAddr>().ok();
+        let host_name = address.is_none().then(|| host.to_ascii_lowercase());
+        Guard {
+            port,
+            host_name,
+            address,
+        }
+    }
+
+    /// Whether `host` (a name or an address, IPv6 in brackets or not)
+    /// names this server.
+    fn allows_host(&self, host: &str) -> bool {
+        let host = host.to_ascii_lowercase();
+        let literal = host.trim_start_matches('[').trim_end_matches(']');
+        if let Ok(ip) = literal.parse::<IpAddr>() {
+            return match self.address {
+                Some(address) if address.is_unspecified() => true,
+                Some(address) => ip == address,
+                // A name: an address it resolves to would need a lookup;
+                // loopback is always this machine.
+                None => ip.is_loopback(),
+            };
+        }
+        match (&self.host_name, self.address) {
+            (Some(name), _) => *name == host || (host == "localhost" && name == "localhost"),
+            (None, Some(address)) => {
+                host == "localhost" && (address.is_loopback() || address.is_unspecified())
+            }
+            (None, None) => false,
+        }
     }
 
     /// Whether `authority` (`host[:port]`) names this server.
@@ -32,15 +65,7 @@ impl Guard {
             Some(port) => port.parse::<u16>() == Ok(self.port),
             None => self.port == 80,
         };
-        let host = host.to_ascii_lowercase();
-        let host_ok = host == "localhost"
-            || host
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .parse::<IpAddr>()
-                .is_ok()
-            || self.host_name.as_deref() == Some(host.as_str());
-        port_ok && host_ok
+        port_ok && self.allows_host(host)
     }
 
     /// Why the request is refused, if it is.
@@ -55,13 +80,25 @@ impl Guard {
         if let Some(origin) = headers.get(header::ORIGIN) {
             let origin = origin.to_str().map_err(|_| "unreadable Origin")?;
             let authority = origin.strip_prefix("http://").unwrap_or("");
-            if authority.is_empty() || authority.contains('/') || !self.allows_authority(authority)
-            {
+            let same =
+                authority.eq_ignore_ascii_case(host) || same_authority(authority, host, self.port);
+            if authority.is_empty() || authority.contains('/') || !same {
                 return Err(format!("Origin '{origin}' is not this server"));
             }
         }
         Ok(())
     }
+}
+
+/// Whether two authorities name the same host and port (`host` and
+/// `host:80` are the same on port 80).
+fn same_authority(a: &str, b: &str, port: u16) -> bool {
+    let (host_a, port_a) = split_authority(a);
+    let (host_b, port_b) = split_authority(b);
+    let port_of = |p: Option<&str>| p.map_or(Some(80), |p| p.parse::<u16>().ok());
+    host_a.eq_ignore_ascii_case(host_b)
+        && port_of(port_a) == port_of(port_b)
+        && port_of(port_a) == Some(port)
 }
 
 /// `host` and `port` of `host:port`, `[v6]:port` or a bare host.
@@ -98,7 +135,8 @@ mod tests {
         let guard = Guard::new("127.0.0.1", 7979);
         assert!(guard.allows_authority("127.0.0.1:7979"));
         assert!(guard.allows_authority("localhost:7979"));
-        assert!(guard.allows_authority("[::1]:7979"));
+        assert!(!guard.allows_authority("[::1]:7979"));
+        assert!(!guard.allows_authority("192.168.1.50:7979"));
         assert!(!guard.allows_authority("localhost:8000"));
         assert!(!guard.allows_authority("evil.example:7979"));
         assert!(!guard.allows_authority("127.0.0.1"));
@@ -106,6 +144,10 @@ mod tests {
         assert!(named.allows_authority("board.lan"));
         assert!(named.allows_authority("BOARD.lan:80"));
         assert!(!named.allows_authority("other.lan"));
+        let everywhere = Guard::new("0.0.0.0", 7979);
+        assert!(everywhere.allows_authority("192.168.1.50:7979"));
+        assert!(everywhere.allows_authority("localhost:7979"));
+        assert!(!everywhere.allows_authority("evil.example:7979"));
     }
 
     #[test]
@@ -122,8 +164,14 @@ mod tests {
         assert!(guard.check(&headers("127.0.0.1:7979", None)).is_ok());
         assert!(
             guard
-                .check(&headers("127.0.0.1:7979", Some("http://localhost:7979")))
+                .check(&headers("localhost:7979", Some("http://localhost:7979")))
                 .is_ok()
+        );
+        // Another name of this server is still another origin.
+        assert!(
+            guard
+                .check(&headers("127.0.0.1:7979", Some("http://localhost:7979")))
+                .is_err()
         );
         let refused = guard.check(&headers("127.0.0.1:7979", Some("http://evil.example:7979")));
         assert_eq!(
@@ -134,6 +182,26 @@ mod tests {
             guard
                 .check(&headers("127.0.0.1:7979", Some("null")))
                 .is_err()
+        );
+        // Another machine's page on the same port, driving this engine.
+        assert!(
+            guard
+                .check(&headers("127.0.0.1:7979", Some("http://192.168.1.50:7979")))
+                .is_err()
+        );
+        let everywhere = Guard::new("0.0.0.0", 7979);
+        assert!(
+            everywhere
+                .check(&headers("127.0.0.1:7979", Some("http://192.168.1.50:7979")))
+                .is_err()
+        );
+        assert!(
+            everywhere
+                .check(&headers(
+                    "192.168.1.50:7979",
+                    Some("http://192.168.1.50:7979")
+                ))
+                .is_ok()
         );
         assert!(guard.check(&headers("rebound.example:7979", None)).is_err());
     }

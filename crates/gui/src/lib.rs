@@ -4,24 +4,34 @@
 //! outside GUI would; the page only draws what the server computes with
 //! `tuzdyk_rules` and sends commands back.
 //!
-//! - [`server`]: the routes; [`guard`]: the Host and Origin checks;
-//!   [`assets`]: the page's files;
-//! - [`socket`]: one page's WebSocket; [`registry`]: the games by id;
-//! - [`session`]: one game; [`command`]: what a page asks; [`jobs`]: which
-//!   engine job a game wants; [`snapshot`]: what a page is sent;
+//! The modules, each using only those listed before it:
+//!
+//! - [`limits`]: every limit and pace; [`wire`]: the page protocol's schema;
+//! - [`error`]: what a page can get wrong, as texts the page translates;
+//! - [`convert`]: the rules' types as the wire writes them;
+//! - [`game`]: one game, without I/O; [`snapshot`]: what a page is sent;
 //! - [`worker`]: one engine process per game, restarted when it fails;
-//! - [`error`]: what a page can get wrong.
+//! - [`scheduler`]: which engine job a game wants, and its bookkeeping;
+//! - [`session`]: a game with its engine and its pages;
+//! - [`registry`]: the games by id; [`socket`]: one page's WebSocket;
+//! - [`examples`]: the rules page's diagrams, played by the rules;
+//! - [`assets`]: the page's files; [`guard`]: the Host and Origin checks;
+//!   [`server`]: the routes.
 
 pub mod assets;
-pub mod command;
+pub mod convert;
 pub mod error;
+pub mod examples;
+pub mod game;
 pub mod guard;
-pub mod jobs;
+pub mod limits;
 pub mod registry;
+pub mod scheduler;
 pub mod server;
 pub mod session;
 pub mod snapshot;
 pub mod socket;
+pub mod wire;
 pub mod worker;
 
 use std::io::Write;
@@ -56,7 +66,7 @@ pub struct Args {
     #[arg(long)]
     pub open: bool,
     /// Games kept at once, each with at most one engine process.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=64))]
+    #[arg(long, default_value_t = limits::DEFAULT_MAX_GAMES, value_parser = clap::value_parser!(u16).range(limits::MAX_GAMES_RANGE))]
     pub max_games: u16,
 }
 

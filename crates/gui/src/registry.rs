@@ -1,21 +1,26 @@
 //! The games the server keeps, by id: found again after a reload or a lost
-//! connection, and never more than the limit (the oldest game no page has
-//! watched for a while makes room for a new one).
+//! connection, and never more than the limit. A game no page is connected
+//! to makes room for a new one when the limit is reached (the one left
+//! longest first), so closing a page frees its place at once.
 
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use tuzdyk_protocol::EngineSpec;
 
 use crate::error::GuiError;
 use crate::session::Session;
 
-/// A game no page has watched for this long may make room for a new one.
-pub const EVICTABLE_AFTER: Duration = Duration::from_secs(60);
+/// A game a page connected to.
+pub struct Opened {
+    pub session: Arc<Session>,
+    /// The game asked for (false: a new one).
+    pub found: bool,
+}
 
 /// The games and the engine they start.
 pub struct Registry {
@@ -35,20 +40,26 @@ impl Registry {
         }
     }
 
-    /// The game `id`, or a new one when there is no such game.
+    /// The game `id`, or a new one when there is no such game, counted as
+    /// watched by one more page (the caller calls [`Session::unwatch`] when
+    /// the page leaves); `found` says which.
     ///
     /// # Errors
-    /// [`GuiError::TooManyGames`] when the limit is reached and every game
-    /// has been watched lately.
-    pub fn open(&self, id: Option<&str>) -> Result<Arc<Session>, GuiError> {
+    /// [`GuiError::TooManyGames`] when the limit is reached and a page is
+    /// connected to every game.
+    pub fn open(&self, id: Option<&str>) -> Result<Opened, GuiError> {
         let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(session) = id.and_then(|id| games.get(id)) {
-            return Ok(Arc::clone(session));
+            session.watch();
+            return Ok(Opened {
+                session: Arc::clone(session),
+                found: true,
+            });
         }
         if games.len() >= self.max_games {
             let oldest = games
                 .values()
-                .filter(|s| s.idle_for() >= EVICTABLE_AFTER)
+                .filter(|s| s.watchers() == 0)
                 .max_by_key(|s| s.idle_for())
                 .map(|s| s.id.clone());
             match oldest {
@@ -61,8 +72,12 @@ impl Registry {
         }
         let id = self.new_id();
         let session = Session::new(id.clone(), self.spec.clone());
+        session.watch();
         games.insert(id, Arc::clone(&session));
-        Ok(session)
+        Ok(Opened {
+            session,
+            found: false,
+        })
     }
 
     /// Games open now.

@@ -1,6 +1,8 @@
 //! One page's WebSocket: commands in, the game's messages out. A page
 //! names its game (`/ws?game=<id>`) to find it again after a reload or a
-//! lost connection; without one, or with an unknown one, it gets a new game.
+//! lost connection; without one it gets a new game, and with one the server
+//! no longer has (closed to make room, or the server restarted) a new game
+//! and a notice saying so.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -13,16 +15,11 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::GuiError;
+use crate::limits::{MAX_CONNECTIONS, MAX_MESSAGE_BYTES};
 use crate::registry::is_game_id;
 use crate::server::App;
-use crate::session::{Command, MAX_UPLOAD_BYTES, Session};
-use crate::snapshot;
-
-/// Pages connected at once, over all games.
-pub const MAX_CONNECTIONS: usize = 32;
-/// The largest message a page may send; larger ones close the connection.
-/// Uploads up to four times the limit still get a clear answer.
-pub const MAX_MESSAGE_BYTES: usize = 4 * MAX_UPLOAD_BYTES;
+use crate::session::Session;
+use crate::wire::{Command, Notice, ServerMessage, Text};
 
 #[derive(Debug, Deserialize)]
 pub struct ConnectQuery {
@@ -39,7 +36,7 @@ pub async fn connect(
         app.connections.fetch_sub(1, Ordering::SeqCst);
         return (StatusCode::SERVICE_UNAVAILABLE, "too many connections\n").into_response();
     }
-    let game = query.game.filter(|id| is_game_id(id));
+    let game = query.game;
     upgrade
         .max_message_size(MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| async move {
@@ -48,28 +45,37 @@ pub async fn connect(
         })
 }
 
-async fn serve(mut socket: WebSocket, app: &App, game: Option<&str>) {
-    let session = match app.registry.open(game) {
-        Ok(session) => session,
+async fn serve(mut socket: WebSocket, app: &App, asked: Option<&str>) {
+    let known = asked.filter(|id| is_game_id(id));
+    let opened = match app.registry.open(known) {
+        Ok(opened) => opened,
         Err(error) => {
-            let _ = socket.send(Message::text(snapshot::error(&error))).await;
+            let message = ServerMessage::Error(error.message());
+            let _ = socket.send(Message::text(message.to_json())).await;
             return;
         }
     };
-    session.connections.fetch_add(1, Ordering::SeqCst);
-    session.touch();
+    let session = opened.session;
     let mut events = session.subscribe();
     let mut open = socket
         .send(Message::text(session.state_message()))
         .await
         .is_ok();
+    if asked.is_some_and(|id| !id.is_empty()) && !opened.found {
+        let notice = ServerMessage::Notice(Notice {
+            code: "game_gone",
+            text: Text::new("notice_game_gone"),
+        });
+        open &= socket.send(Message::text(notice.to_json())).await.is_ok();
+    }
     while open {
         open = tokio::select! {
             message = socket.recv() => match message {
                 Some(Ok(Message::Text(text))) => answer(&mut socket, &session, &text).await,
                 Some(Ok(Message::Binary(_))) => {
                     let error = GuiError::Malformed("binary message".to_string());
-                    socket.send(Message::text(snapshot::error(&error))).await.is_ok()
+                    let message = ServerMessage::Error(error.message());
+                    socket.send(Message::text(message.to_json())).await.is_ok()
                 }
                 Some(Ok(_)) => true,
                 Some(Err(_)) | None => false,
@@ -83,8 +89,7 @@ async fn serve(mut socket: WebSocket, app: &App, game: Option<&str>) {
             },
         };
     }
-    session.connections.fetch_sub(1, Ordering::SeqCst);
-    session.touch();
+    session.unwatch();
 }
 
 /// Carries out one command; an error goes back to this page only.
@@ -92,14 +97,13 @@ async fn answer(socket: &mut WebSocket, session: &Session, text: &str) -> bool {
     let result = serde_json::from_str::<Command>(text)
         .map_err(|e| GuiError::Malformed(e.to_string()))
         .and_then(|command| session.command(command));
-    match result {
-        Ok(()) => true,
+    let reply = match result {
+        Ok(None) => return true,
+        Ok(Some(reply)) => reply,
         Err(error) => {
             log::info!("game {}: {error}", session.id);
-            socket
-                .send(Message::text(snapshot::error(&error)))
-                .await
-                .is_ok()
+            ServerMessage::Error(error.message())
         }
-    }
+    };
+    socket.send(Message::text(reply.to_json())).await.is_ok()
 }

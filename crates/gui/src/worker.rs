@@ -18,12 +18,7 @@ use tuzdyk_protocol::{
 use tuzdyk_rules::{Game, Move, Position};
 use tuzdyk_tools::review::{self, Rejected, ReviewEngine, ReviewedMove};
 
-/// How long an engine may take to answer `bestmove` after `stop`.
-pub const STOP_GRACE: Duration = Duration::from_secs(5);
-/// How long the handshake may take.
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
-/// Tries of one job, each on a freshly started engine after the first.
-pub const ATTEMPTS: u32 = 3;
+use crate::limits::{ATTEMPTS, HANDSHAKE_TIMEOUT, STOP_GRACE};
 
 /// What the engine is asked to do.
 #[derive(Clone, Debug)]
@@ -41,6 +36,8 @@ pub enum Task {
         game: Game,
         from: usize,
         go: Go,
+        /// Inaccuracy, mistake and blunder thresholds.
+        thresholds: [i32; 3],
         timeout: Duration,
     },
 }
@@ -81,12 +78,12 @@ pub enum WorkerEvent {
     },
     /// The engine failed and is being started again.
     Fault {
-        message: String,
+        error: ClientError,
     },
     /// The job was given up after [`ATTEMPTS`] tries.
     Failed {
         job: u64,
-        message: String,
+        error: ClientError,
     },
 }
 
@@ -353,14 +350,9 @@ impl Runner {
                 return;
             }
             if attempt == ATTEMPTS {
-                (self.notify)(WorkerEvent::Failed {
-                    job: job.id,
-                    message: error.to_string(),
-                });
+                (self.notify)(WorkerEvent::Failed { job: job.id, error });
             } else {
-                (self.notify)(WorkerEvent::Fault {
-                    message: error.to_string(),
-                });
+                (self.notify)(WorkerEvent::Fault { error });
             }
         }
     }
@@ -416,6 +408,7 @@ impl Runner {
                 game,
                 from,
                 go,
+                thresholds,
                 timeout,
             } => {
                 let process = self.engine(&job.options)?;
@@ -426,20 +419,14 @@ impl Runner {
                     go,
                     timeout: *timeout,
                 };
-                let result = review::review_game(
-                    &mut run,
-                    game,
-                    *from,
-                    crate::session::THRESHOLDS,
-                    |reviewed| {
-                        *from = reviewed.ply + 1;
-                        notify(WorkerEvent::Reviewed {
-                            job: id,
-                            reviewed: Box::new(reviewed),
-                        });
-                        Ok(())
-                    },
-                )?;
+                let result = review::review_game(&mut run, game, *from, *thresholds, |reviewed| {
+                    *from = reviewed.ply + 1;
+                    notify(WorkerEvent::Reviewed {
+                        job: id,
+                        reviewed: Box::new(reviewed),
+                    });
+                    Ok(())
+                })?;
                 notify(WorkerEvent::ReviewDone {
                     job: id,
                     rejected: result.err(),

@@ -1,0 +1,129 @@
+// How a person moves, as intents for the app: with a mouse, a press on a
+// hole shows where its last stone lands, the release on it plays, and
+// dragging away before the release cancels (hovering previews too); with
+// a finger or a pen the same (hold to see, lift to play, slide away to
+// cancel); with the keyboard the arrow keys walk the holes of the row to
+// move (each showing its preview), Enter or Space plays, Escape lets go.
+//
+// `intents`: `pressable(index)` (true, or the reason it is not),
+// `refuse(index, reason)`, `press(index|null)`, `hover(index|null)`,
+// `focus(index|null)`, `play(index)`, `cancel()`, `row()` (the indices of
+// the row to move, left to right on screen).
+
+export function bindBoard(root, intents) {
+  let pressed = null;
+  const holeOf = (event) => event.target.closest?.(".hole");
+  const inside = (event, el) => {
+    const box = el.getBoundingClientRect();
+    return event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+  };
+
+  root.addEventListener("pointerdown", (event) => {
+    const hole = holeOf(event);
+    if (!hole || (event.pointerType === "mouse" && event.button !== 0)) return;
+    event.preventDefault();
+    const index = Number(hole.dataset.index);
+    const answer = intents.pressable(index);
+    if (answer !== true) {
+      intents.refuse(index, answer);
+      return;
+    }
+    pressed = { index, id: event.pointerId, el: hole, inside: true };
+    try {
+      hole.setPointerCapture(event.pointerId);
+    } catch {
+      // A pointer that is already gone: its up or cancel follows.
+    }
+    intents.press(index);
+  });
+
+  root.addEventListener("pointermove", (event) => {
+    if (!pressed || event.pointerId !== pressed.id) return;
+    const now = inside(event, pressed.el);
+    if (now !== pressed.inside) {
+      pressed.inside = now;
+      intents.press(now ? pressed.index : null);
+    }
+  });
+
+  const release = (event, play) => {
+    if (!pressed || event.pointerId !== pressed.id) return;
+    const { index, el } = pressed;
+    const onHole = play && inside(event, el);
+    pressed = null;
+    try {
+      el.releasePointerCapture(event.pointerId);
+    } catch {
+      // Released already.
+    }
+    intents.press(null);
+    if (onHole) intents.play(index);
+    else intents.cancel();
+  };
+  root.addEventListener("pointerup", (event) => release(event, true));
+  root.addEventListener("pointercancel", (event) => release(event, false));
+
+  // Hover previews with a mouse only: a finger has no hover.
+  root.addEventListener("pointerover", (event) => {
+    const hole = holeOf(event);
+    if (hole && event.pointerType === "mouse" && !pressed) intents.hover(Number(hole.dataset.index));
+  });
+  root.addEventListener("pointerout", (event) => {
+    const hole = holeOf(event);
+    if (hole && event.pointerType === "mouse" && !hole.contains(event.relatedTarget)) intents.hover(null);
+  });
+  root.addEventListener("contextmenu", (event) => {
+    if (holeOf(event)) event.preventDefault();
+  });
+
+  root.addEventListener("keydown", (event) => {
+    const hole = holeOf(event);
+    if (!hole) return;
+    const index = Number(hole.dataset.index);
+    const row = intents.row();
+    const at = row.indexOf(index);
+    const go = (to) => {
+      event.preventDefault();
+      event.stopPropagation();
+      intents.focus(to);
+    };
+    switch (event.key) {
+      case "ArrowLeft":
+        if (at > 0) go(row[at - 1]);
+        else event.preventDefault();
+        break;
+      case "ArrowRight":
+        if (at >= 0 && at < row.length - 1) go(row[at + 1]);
+        else event.preventDefault();
+        break;
+      case "Home":
+        go(row[0]);
+        break;
+      case "End":
+        go(row[row.length - 1]);
+        break;
+      case "Enter":
+      case " ": {
+        event.preventDefault();
+        event.stopPropagation();
+        const answer = intents.pressable(index);
+        if (answer === true) intents.play(index);
+        else intents.refuse(index, answer);
+        break;
+      }
+      case "Escape":
+        event.preventDefault();
+        intents.focus(null);
+        hole.blur();
+        break;
+      default:
+    }
+  });
+  root.addEventListener("focusin", (event) => {
+    const hole = holeOf(event);
+    if (hole) intents.focus(Number(hole.dataset.index));
+  });
+  root.addEventListener("focusout", (event) => {
+    if (!root.contains(event.relatedTarget)) intents.focus(null);
+  });
+}
