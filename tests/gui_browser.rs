@@ -1,35 +1,57 @@
-//! The page in a real browser: Debian's headless Chromium, driven through
-//! chromedriver (WebDriver), plays a whole game against the engine by
-//! clicking holes, checks the highlighted landing hole against the rules,
-//! asks for a hint, takes a move back, is refused a bad TFEN, and switches
-//! languages. Chromium missing is a failure, with how to install it.
+//! The page in a real browser, as people use it: Debian's headless
+//! Chromium, driven through chromedriver (WebDriver), on a fresh profile
+//! with every setting as a newcomer finds it (the sowing animated, the
+//! weakest level). Whole games are played to their end by mouse on a
+//! desktop viewport, by touch on a 390x844 phone viewport (hold to see
+//! where the last stone lands, lift to play) and by the keyboard alone; a
+//! click or a tap on the opponent's row, or a press dragged away, plays
+//! nothing; the review graph is shown and a click on it goes to that move;
+//! every language replaces every visible text; the page is never wider
+//! than the viewport and all holes are one height. Any error in the
+//! browser's console fails the test. Chromium missing is a failure, with
+//! how to install it.
 //!
-//! `TUZDYK_GUI_SCREENSHOT=docs/gui.png` also saves a screenshot of the board.
+//! `TUZDYK_GUI_SCREENSHOTS=docs` also saves `docs/gui.png` (desktop) and
+//! `docs/gui-phone.png` (phone).
 
 mod gui_support;
 
-use std::net::TcpListener;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
+use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 
 use gui_support::{Server, TIMEOUT};
 use tuzdyk_notation::tfen;
-use tuzdyk_protocol::Level;
-use tuzdyk_rules::Move;
+use tuzdyk_rules::{Move, Position};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// Most plies of a test game: a game against the weakest level is over
+/// long before (a safety net against a page that stops answering).
+const MOST_PLIES: u64 = 400;
+
+/// The viewport a test plays on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Viewport {
+    Desktop,
+    /// 390x844 CSS pixels, touch, as a phone.
+    Phone,
+}
 
 /// chromedriver on a free port, and the browser session it runs.
 struct Browser {
     driver: Child,
     client: Client,
+    port: u16,
+    session: String,
     _profile: TempDir,
 }
 
@@ -57,11 +79,11 @@ fn free_port() -> u16 {
 }
 
 impl Browser {
-    async fn start(name: &str) -> Browser {
+    async fn start(name: &str, viewport: Viewport) -> Browser {
         for program in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 Path::new(program).exists(),
-                "{program} is missing: install Chromium with `apt-get update && apt-get install -y chromium chromium-driver`"
+                "{program} is missing: install Chromium with scripts/install-chromium.sh (apt-get install -y chromium chromium-driver)"
             );
         }
         let profile = std::env::temp_dir().join(format!("tuzdyk-{name}-{}", std::process::id()));
@@ -73,7 +95,7 @@ impl Browser {
             .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver starts");
-        let args = [
+        let mut args: Vec<String> = [
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
@@ -82,17 +104,28 @@ impl Browser {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--window-size=1280,900",
+            "--lang=en-US",
         ]
         .iter()
         .map(|s| s.to_string())
-        .chain([format!("--user-data-dir={}", profile.display())])
-        .collect::<Vec<_>>();
+        .collect();
+        args.push(format!("--user-data-dir={}", profile.display()));
+        let mut options = json!({"binary": CHROMIUM, "args": args});
+        match viewport {
+            Viewport::Desktop => options["args"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!("--window-size=1280,900")),
+            Viewport::Phone => {
+                options["mobileEmulation"] = json!({
+                    "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": true, "mobile": true},
+                    "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36"
+                })
+            }
+        }
         let mut capabilities = serde_json::Map::new();
-        capabilities.insert(
-            "goog:chromeOptions".to_string(),
-            json!({"binary": CHROMIUM, "args": args}),
-        );
+        capabilities.insert("goog:chromeOptions".to_string(), options);
+        capabilities.insert("goog:loggingPrefs".to_string(), json!({"browser": "ALL"}));
         let deadline = Instant::now() + TIMEOUT;
         let client = loop {
             let connected = ClientBuilder::new(HttpConnector::new())
@@ -105,11 +138,66 @@ impl Browser {
                 Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
             }
         };
+        let session = client
+            .session_id()
+            .await
+            .expect("a session id")
+            .expect("a session");
         Browser {
             driver,
             client,
+            port,
+            session,
             _profile: TempDir(profile),
         }
+    }
+
+    /// A command of chromedriver's own (the browser's log, DevTools).
+    fn driver_post(&self, path: &str, body: &Value) -> Value {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("chromedriver");
+        stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+        let body = body.to_string();
+        let request = format!(
+            "POST /session/{}/{path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.session,
+            self.port,
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        // The headers, then as many bytes as they announce.
+        let mut response = Vec::new();
+        let mut byte = [0u8; 1];
+        while !response.ends_with(b"\r\n\r\n") {
+            stream.read_exact(&mut byte).expect("chromedriver's answer");
+            response.push(byte[0]);
+        }
+        let headers = String::from_utf8_lossy(&response).to_ascii_lowercase();
+        let length: usize = headers
+            .lines()
+            .find_map(|line| line.strip_prefix("content-length:"))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{path}: no length in {headers}"));
+        let mut body = vec![0u8; length];
+        stream.read_exact(&mut body).expect("chromedriver's answer");
+        serde_json::from_slice(&body).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// The browser console's errors since the last call: any message of
+    /// level SEVERE (a `console.error`, an uncaught exception, a failed load).
+    fn console_errors(&self) -> Vec<String> {
+        let log = self.driver_post("se/log", &json!({"type": "browser"}));
+        log["value"]
+            .as_array()
+            .expect("the browser's log")
+            .iter()
+            .filter(|entry| entry["level"] == "SEVERE")
+            .map(|entry| entry["message"].as_str().unwrap_or("").to_string())
+            .collect()
+    }
+
+    fn assert_no_console_errors(&self) {
+        let errors = self.console_errors();
+        assert!(errors.is_empty(), "the browser's console: {errors:#?}");
     }
 
     async fn eval(&self, script: &str) -> Value {
@@ -127,8 +215,8 @@ impl Browser {
             .to_string()
     }
 
-    async fn plies(&self) -> u64 {
-        self.body("plies").await.parse().unwrap_or(0)
+    async fn number(&self, key: &str) -> u64 {
+        self.body(key).await.parse().unwrap_or(0)
     }
 
     /// Waits until `script` is true in the page.
@@ -137,142 +225,231 @@ impl Browser {
         while self.eval(script).await != Value::Bool(true) {
             assert!(
                 Instant::now() < deadline,
-                "no {what} within {TIMEOUT:?} ({script})"
+                "no {what} within {TIMEOUT:?} ({script}); console: {:?}",
+                self.console_errors()
             );
-            tokio::time::sleep(Duration::from_millis(30)).await;
+            tokio::time::sleep(Duration::from_millis(25)).await;
         }
     }
 
-    async fn click(&self, css: &str) {
+    async fn find(&self, css: &str) -> fantoccini::elements::Element {
         self.client
             .find(Locator::Css(css))
             .await
             .unwrap_or_else(|e| panic!("{css}: {e}"))
+    }
+
+    async fn click(&self, css: &str) {
+        self.find(css)
+            .await
             .click()
             .await
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
     async fn select(&self, css: &str, value: &str) {
-        self.client
-            .find(Locator::Css(css))
+        self.find(css)
             .await
-            .unwrap()
             .select_by_value(value)
             .await
             .unwrap_or_else(|e| panic!("{css} = {value}: {e}"));
     }
 
     async fn text(&self, css: &str) -> String {
-        self.client
-            .find(Locator::Css(css))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap()
+        self.find(css).await.text().await.unwrap()
     }
 
-    async fn hover(&self, css: &str) {
-        let element = self.client.find(Locator::Css(css)).await.unwrap();
-        self.hover_element(element).await;
+    /// Opens the page as a newcomer does and waits for the first game,
+    /// changing nothing.
+    async fn open(&self, server: &Server) {
+        self.client.goto(&server.url).await.expect("the page loads");
+        self.wait(
+            "the first game",
+            "document.body.dataset.connected === '1' && document.body.dataset.playable === '1'",
+        )
+        .await;
     }
 
-    async fn hover_element(&self, element: fantoccini::elements::Element) {
-        let mouse = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
+    /// The position on the board, from the page's own TFEN.
+    async fn position(&self) -> Position {
+        let text = self.eval("document.getElementById('tfen').value").await;
+        tfen::parse(text.as_str().unwrap()).expect("the page's TFEN")
+    }
+
+    /// Waits for the person's turn (or the end) after `plies` moves.
+    async fn wait_turn(&self, plies: u64) {
+        self.wait(
+            "the person's turn",
+            &format!("Number(document.body.dataset.plies) >= {plies} && (document.body.dataset.playable === '1' || document.body.dataset.over === '1')"),
+        )
+        .await;
+    }
+
+    async fn over(&self) -> bool {
+        self.body("over").await == "1"
+    }
+
+    /// Every hole has the same height, and the page is no wider than the
+    /// viewport.
+    async fn check_layout(&self) {
+        let heights = self
+            .eval("[...document.querySelectorAll('#board .hole')].map((h) => Math.round(h.getBoundingClientRect().height * 10) / 10)")
+            .await;
+        let heights: Vec<f64> = serde_json::from_value(heights).unwrap();
+        assert_eq!(heights.len(), 18);
+        assert!(
+            heights.iter().all(|h| (h - heights[0]).abs() < 0.5 && *h > 20.0),
+            "holes of different heights: {heights:?}"
+        );
+        let widths = self
+            .eval("[document.documentElement.scrollWidth, window.innerWidth]")
+            .await;
+        let widths: Vec<u64> = serde_json::from_value(widths).unwrap();
+        assert!(
+            widths[0] <= widths[1],
+            "the page is {} px wide in a {} px viewport",
+            widths[0],
+            widths[1]
+        );
+    }
+
+    /// The hole of `mv` for the side to move, as the page indexes it.
+    fn origin(pos: &Position, mv: Move) -> usize {
+        pos.side_to_move().index() * 9 + mv.index()
+    }
+
+    /// The centre of the element `css`, in CSS pixels of the viewport.
+    async fn centre(&self, css: &str) -> (f64, f64) {
+        let at = self
+            .eval(&format!("(() => {{ const el = document.querySelector(\"{css}\"); el.scrollIntoView({{block: 'nearest'}}); const b = el.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; }})()"))
+            .await;
+        (at[0].as_f64().unwrap(), at[1].as_f64().unwrap())
+    }
+
+    /// A finger on the screen, as the phone's touch screen reports it
+    /// (DevTools' `Input.dispatchTouchEvent`: `touchStart`, `touchMove`,
+    /// `touchEnd`).
+    fn touch(&self, kind: &str, at: Option<(f64, f64)>) {
+        let points = at.map_or(json!([]), |(x, y)| json!([{"x": x, "y": y}]));
+        let answer = self.driver_post(
+            "goog/cdp/execute",
+            &json!({"cmd": "Input.dispatchTouchEvent", "params": {"type": kind, "touchPoints": points}}),
+        );
+        assert!(answer["value"].is_object(), "{kind}: {answer}");
+    }
+
+    /// A press on a hole, held: the mouse's or a finger's.
+    async fn press(&self, viewport: Viewport, index: usize) {
+        let css = format!(".hole[data-index='{index}']");
+        if viewport == Viewport::Phone {
+            let at = self.centre(&css).await;
+            self.touch("touchStart", Some(at));
+            return;
+        }
+        let element = self.find(&css).await;
+        let to = PointerAction::MoveToElement {
             element,
             duration: None,
             x: 0.0,
             y: 0.0,
-        });
-        self.client.perform_actions(mouse).await.expect("a hover");
+        };
+        let down = PointerAction::Down {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        };
+        let mouse = MouseActions::new("mouse".to_string()).then(to).then(down);
+        self.client.perform_actions(mouse).await.expect("a press");
     }
 
-    /// Opens the page and starts a game against the engine at `level`.
-    async fn new_game(&self, server: &Server, level: &str) {
-        self.client.goto(&server.url).await.expect("the page loads");
-        self.wait("the connection", "document.body.dataset.connected === '1' && document.body.dataset.version !== undefined").await;
-        self.select("#animation", "off").await;
-        self.select("#mode", "engine").await;
-        self.select("#human", "white").await;
-        self.select("#strength", &format!("level:{level}")).await;
-        let version = self.body("version").await;
-        self.click("#new-game").await;
-        self.wait(
-            "the new game",
-            &format!("document.body.dataset.version !== '{version}' && document.body.dataset.plies === '0' && document.body.dataset.playable === '1'"),
-        )
-        .await;
-    }
-
-    /// Hovers over every playable hole: the one marked as landing must be
-    /// where the rules say the last stone lands.
-    async fn check_landings(&self) -> usize {
-        let text = self.eval("document.getElementById('tfen').value").await;
-        let pos = tfen::parse(text.as_str().unwrap()).expect("the page's TFEN");
-        let mut checked = 0;
-        for mv in pos.legal_moves() {
-            let origin = pos.side_to_move().index() * 9 + mv.index();
-            self.hover("#turn").await;
-            self.hover(&format!(".hole[data-index='{origin}']")).await;
-            self.wait(
-                "the landing mark",
-                "document.querySelectorAll('.hole.landing').length === 1",
-            )
-            .await;
-            let landing = self
-                .eval("Number(document.querySelector('.hole.landing').dataset.index)")
-                .await;
-            assert_eq!(landing, json!(pos.landing_of(mv)), "hole {mv} in {text}");
-            let preview = self.text("#preview-text").await;
-            assert!(
-                preview.starts_with(&format!("Hole {}:", mv.number())),
-                "{preview}"
-            );
-            checked += 1;
+    /// Lets go of the press, where the pointer is, or after moving it onto
+    /// the element `away` (a drag away).
+    async fn release(&self, viewport: Viewport, away: Option<&str>) {
+        if viewport == Viewport::Phone {
+            if let Some(css) = away {
+                let at = self.centre(css).await;
+                self.touch("touchMove", Some(at));
+            }
+            self.touch("touchEnd", None);
+            return;
         }
-        checked
+        let mut actions = Vec::new();
+        if let Some(css) = away {
+            actions.push(PointerAction::MoveToElement {
+                element: self.find(css).await,
+                duration: Some(Duration::from_millis(100)),
+                x: 0.0,
+                y: 0.0,
+            });
+        }
+        actions.push(PointerAction::Up {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        });
+        let mut mouse = MouseActions::new("mouse".to_string());
+        for action in actions {
+            mouse = mouse.then(action);
+        }
+        self.client.perform_actions(mouse).await.expect("a release");
     }
 
-    /// The board with the engine's lines and a move's preview, as a PNG.
-    async fn screenshot(&self, path: &str) {
-        self.click("#analysis-toggle").await;
+    /// The page shows where `mv`'s last stone lands, as the rules say.
+    async fn check_preview(&self, pos: &Position, mv: Move) {
         self.wait(
-            "the lines",
-            "document.querySelectorAll('#lines li').length === 3",
+            "the landing mark",
+            "document.querySelectorAll('#board .hole.landing').length === 1",
         )
         .await;
-        self.hover("#turn").await;
-        // The last playable hole (`:last-of-type` matched nothing when the
-        // row's last hole was empty).
-        let playable = self
-            .client
-            .find_all(Locator::Css(".hole.playable"))
+        let landing = self
+            .eval("Number(document.querySelector('#board .hole.landing').dataset.index)")
+            .await;
+        assert_eq!(landing, json!(pos.landing_of(mv)), "hole {mv}");
+        let explain = self.text("#explain").await;
+        assert!(
+            explain.starts_with(&format!("Hole {}:", mv.number())),
+            "{explain}"
+        );
+    }
+
+    /// Plays `mv` as a person: a click with the mouse, a tap on the phone.
+    async fn play(&self, viewport: Viewport, pos: &Position, mv: Move) {
+        let index = Self::origin(pos, mv);
+        self.press(viewport, index).await;
+        self.release(viewport, None).await;
+    }
+
+    /// Keys, as typed.
+    async fn keys(&self, keys: &[Key]) {
+        let mut actions = KeyActions::new("keyboard".to_string());
+        for key in keys {
+            let key = char::from(*key);
+            actions = actions
+                .then(KeyAction::Down { value: key })
+                .then(KeyAction::Up { value: key });
+        }
+        self.client.perform_actions(actions).await.expect("keys");
+    }
+
+    async fn active_hole(&self) -> Option<usize> {
+        self.eval("document.activeElement?.classList.contains('hole') ? Number(document.activeElement.dataset.index) : null")
             .await
-            .unwrap();
-        let last = playable.into_iter().last().expect("a playable hole");
-        self.hover_element(last).await;
-        self.wait(
-            "the preview",
-            "document.getElementById('preview-text').textContent !== ''",
-        )
-        .await;
+            .as_u64()
+            .map(|i| i as usize)
+    }
+
+    async fn screenshot(&self, path: &str) {
         let png = self.client.screenshot().await.expect("a screenshot");
         std::fs::write(path, png).expect("the screenshot is written");
-        self.click("#analysis-toggle").await;
     }
+}
 
-    /// Clicks the first playable hole and waits for the engine's answer
-    /// (or the end).
-    async fn play_one(&self) {
-        let plies = self.plies().await;
-        self.click(".hole.playable").await;
-        self.wait(
-            "the engine's answer",
-            &format!("Number(document.body.dataset.plies) >= {} && (document.body.dataset.playable === '1' || document.body.dataset.over === '1')", plies + 1),
-        )
-        .await;
-    }
+/// The move a keen beginner makes: the one that takes the most now (a
+/// tuzdik counting three), the first of them on a tie.
+fn greedy(pos: &Position) -> Move {
+    pos.legal_moves()
+        .max_by_key(|&mv| {
+            let preview = pos.preview_move(mv);
+            let taken = preview.outcome.captured as i32 + 3 * preview.outcome.tuzdik as i32;
+            (taken, -(mv.number() as i32))
+        })
+        .expect("a legal move")
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -283,126 +460,308 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// Plays the game on the page to its end with `viewport`'s pointer,
+/// checking the preview on the first moves and the layout as it goes.
+async fn play_to_the_end(browser: &Browser, viewport: Viewport) -> u64 {
+    let mut moves = 0;
+    while !browser.over().await {
+        let plies = browser.number("plies").await;
+        assert!(plies < MOST_PLIES, "the game is still going after {plies} plies");
+        let pos = browser.position().await;
+        let mv = greedy(&pos);
+        if moves < 3 {
+            // Press and hold first: the preview is where the rules say.
+            browser.press(viewport, Browser::origin(&pos, mv)).await;
+            browser.check_preview(&pos, mv).await;
+            browser.release(viewport, None).await;
+        } else {
+            browser.play(viewport, &pos, mv).await;
+        }
+        moves += 1;
+        browser.wait_turn(plies + 1).await;
+        if moves % 10 == 0 {
+            browser.check_layout().await;
+        }
+    }
+    browser.check_layout().await;
+    moves
+}
+
+/// A press on the opponent's row plays nothing and says why; a press
+/// dragged off the hole plays nothing either.
+async fn the_wrong_presses_play_nothing(browser: &Browser, viewport: Viewport) {
+    let pos = browser.position().await;
+    let plies = browser.number("plies").await;
+    let opponent = pos.side_to_move().opponent().index() * 9 + 4;
+    browser.press(viewport, opponent).await;
+    browser.release(viewport, None).await;
+    let explain = browser.text("#explain").await;
+    assert!(
+        explain.starts_with("That is your opponent's row"),
+        "{explain}"
+    );
+    let mv = greedy(&pos);
+    browser.press(viewport, Browser::origin(&pos, mv)).await;
+    browser.check_preview(&pos, mv).await;
+    browser.release(viewport, Some("#status")).await;
+
+    browser
+        .wait(
+            "the preview gone",
+            "document.querySelectorAll('#board .hole.landing').length === 0",
+        )
+        .await;
+    // Nothing was sent: the position and the moves are those of before.
+    assert_eq!(browser.number("plies").await, plies);
+    assert_eq!(browser.body("playable").await, "1");
+    assert_eq!(browser.position().await, pos);
+}
+
 #[test]
-fn the_page_plays_a_whole_game_by_clicks_and_marks_the_landing_holes() {
+fn a_whole_game_by_mouse_on_a_desktop_then_its_review() {
     runtime().block_on(async {
         let server = Server::start(&[]);
-        let browser = Browser::start("game").await;
-        browser.new_game(&server, "beginner").await;
-        let mut landings = 0;
-        for _ in 0..4 {
-            landings += browser.check_landings().await;
-            browser.play_one().await;
+        let browser = Browser::start("desktop", Viewport::Desktop).await;
+        browser.open(&server).await;
+        assert_eq!(browser.body("sowing").await, "0");
+        let player = browser.text("#player-top .who").await;
+        assert!(player.starts_with("tuzdyk, level 1"), "{player}");
+        the_wrong_presses_play_nothing(&browser, Viewport::Desktop).await;
+        browser.check_layout().await;
+        if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+            desktop_screenshot(&browser, &format!("{dir}/gui.png")).await;
         }
-        assert!(landings >= 20, "{landings}");
-        if let Ok(path) = std::env::var("TUZDYK_GUI_SCREENSHOT") {
-            browser.screenshot(&path).await;
-        }
-        while browser.body("over").await != "1" {
-            browser.play_one().await;
-        }
+        let moves = play_to_the_end(&browser, Viewport::Desktop).await;
+        assert!(moves > 5, "{moves}");
+        let head = browser.text("#ending-head").await;
+        assert!(
+            ["You won!", "You lost.", "A draw."].contains(&head.as_str()),
+            "{head}"
+        );
         let ending = browser.text("#ending-text").await;
         assert!(ending.contains("Final count: White"), "{ending}");
-        let record = browser.text("#record").await;
-        assert!(record.contains("[Result \""), "{record}");
+        browser.assert_no_console_errors();
+
+        // The review, then its graph: shown, and a click on it goes there.
+        browser.click("#ending-review").await;
+        browser
+            .wait(
+                "the review",
+                "document.getElementById('review-status').textContent.startsWith('Reviewed ') && !document.getElementById('review-status').textContent.includes('of')",
+            )
+            .await;
+        let shown = browser
+            .eval("(() => { const b = document.getElementById('graph').getBoundingClientRect(); return [b.width, b.height, getComputedStyle(document.getElementById('graph')).display]; })()")
+            .await;
+        assert!(shown[0].as_f64().unwrap() > 100.0, "{shown}");
+        assert!(shown[1].as_f64().unwrap() > 50.0, "{shown}");
+        assert_ne!(shown[2], "none");
+        let plies = browser.number("plies").await;
+        let graph = browser.find("#graph").await;
+        let width = shown[0].as_f64().unwrap();
+        let click = MouseActions::new("mouse".to_string())
+            .then(PointerAction::MoveToElement {
+                element: graph,
+                duration: None,
+                x: -width / 4.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+            });
+        browser.client.perform_actions(click).await.unwrap();
+        let expected = (plies as f64 / 4.0).round() as u64;
+        browser
+            .wait(
+                "the move clicked on the graph",
+                &format!("Math.abs(Number(document.body.dataset.ply) - {expected}) <= 1 && document.getElementById('view-banner').hidden === false"),
+            )
+            .await;
+        browser.assert_no_console_errors();
+        let _ = browser.client.clone().close().await;
+    });
+}
+
+/// The desktop screenshot: the engine's lines and a move's preview.
+async fn desktop_screenshot(browser: &Browser, path: &str) {
+    browser.click("#analysis-toggle").await;
+    browser
+        .wait(
+            "the lines",
+            "document.querySelectorAll('#lines li .score').length === 3",
+        )
+        .await;
+    let pos = browser.position().await;
+    let mv = greedy(&pos);
+    let element = browser
+        .find(&format!(".hole[data-index='{}']", Browser::origin(&pos, mv)))
+        .await;
+    let hover = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
+        element,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    });
+    browser.client.perform_actions(hover).await.unwrap();
+    browser.check_preview(&pos, mv).await;
+    browser.screenshot(path).await;
+    browser.click("#analysis-toggle").await;
+    browser
+        .wait(
+            "the lines gone",
+            "document.getElementById('eval-bar').hidden === true",
+        )
+        .await;
+}
+
+#[test]
+fn a_whole_game_by_touch_on_a_phone() {
+    runtime().block_on(async {
+        let server = Server::start(&[]);
+        let browser = Browser::start("phone", Viewport::Phone).await;
+        browser.open(&server).await;
+        let width = browser.eval("window.innerWidth").await;
+        assert_eq!(width, 390);
+        browser.check_layout().await;
+        // A hole is a finger's width.
+        let hole = browser
+            .eval("document.querySelector('#board .hole').getBoundingClientRect().width")
+            .await;
+        assert!(hole.as_f64().unwrap() >= 34.0, "holes {hole} px wide");
+        the_wrong_presses_play_nothing(&browser, Viewport::Phone).await;
+        if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+            let pos = browser.position().await;
+            let mv = greedy(&pos);
+            browser
+                .press(Viewport::Phone, Browser::origin(&pos, mv))
+                .await;
+            browser.check_preview(&pos, mv).await;
+            browser.screenshot(&format!("{dir}/gui-phone.png")).await;
+            browser.release(Viewport::Phone, Some("#status")).await;
+        }
+        let moves = play_to_the_end(&browser, Viewport::Phone).await;
+        assert!(moves > 5, "{moves}");
+        assert!(!browser.text("#ending-head").await.is_empty());
+        browser.assert_no_console_errors();
         let _ = browser.client.clone().close().await;
     });
 }
 
 #[test]
-fn the_page_gives_hints_undoes_refuses_bad_tfen_and_speaks_three_languages() {
+fn a_whole_game_by_keyboard_alone() {
     runtime().block_on(async {
         let server = Server::start(&[]);
-        let browser = Browser::start("tools").await;
-        browser.new_game(&server, "novice").await;
-        browser.play_one().await;
-        browser.play_one().await;
-        assert_eq!(browser.plies().await, 4);
-
-        browser.click("#hint").await;
-        browser
-            .wait(
-                "the hint",
-                "document.getElementById('hint-text').textContent.startsWith('Hint: play ')",
-            )
-            .await;
-        browser
-            .wait(
-                "the hint's hole",
-                "document.querySelectorAll('.hole.hint').length === 1",
-            )
-            .await;
-        let hint = browser
-            .eval("Number(document.querySelector('.hole.hint').dataset.number)")
-            .await;
-        assert!(Move::from_number(hint.as_u64().unwrap() as u32).is_some());
-
-        browser.click("#undo").await;
-        browser
-            .wait(
-                "the undo",
-                "document.body.dataset.plies === '2' && document.body.dataset.playable === '1'",
-            )
-            .await;
-
-        let tfen_before = browser.eval("document.getElementById('tfen').value").await;
-        let input = browser.client.find(Locator::Css("#tfen")).await.unwrap();
-        input.clear().await.unwrap();
-        input.send_keys("9S,9S/9S 0 0 S 1").await.unwrap();
-        browser.click("#set-up").await;
-        browser
-            .wait(
-                "the error",
-                "document.getElementById('message').dataset.kind === 'error'",
-            )
-            .await;
-        let message = browser.text("#message").await;
-        assert!(message.starts_with("Bad TFEN: "), "{message}");
-        assert!(message.contains("North row has 2 holes"), "{message}");
-        assert_eq!(browser.plies().await, 2);
-        browser.eval("document.getElementById('tfen').blur()").await;
-        browser.click("#flip").await;
-        browser.click("#flip").await;
-        let tfen_after = browser.eval("document.getElementById('tfen').value").await;
-        assert_eq!(tfen_before, tfen_after);
-
-        // With the animation on, the stones are sown one by one.
-        browser.select("#animation", "slow").await;
-        let plies = browser.plies().await;
-        browser.click(".hole.playable").await;
-        browser.wait("the sowing", "document.querySelectorAll('.hole.sowing').length === 1").await;
-        browser
-            .wait(
-                "the engine's answer",
-                &format!("Number(document.body.dataset.plies) === {} && document.body.dataset.playable === '1' && document.querySelectorAll('.hole.sowing').length === 0", plies + 2),
-            )
-            .await;
-
-        // The strength menu is the engine's whole ladder, weakest first,
-        // each level named in the page's language with its PlayOK rating.
-        let ladder: Vec<String> = Level::LADDER
-            .iter()
-            .map(|level| format!("level:{}", level.name()))
-            .collect();
-        let candidate = format!("(PlayOK ~{})", Level::Candidate.rating().elo);
-        for (language, new_game, undo, candidate_name) in [
-            ("ru", "Новая партия", "Вернуть ход", "кандидат"),
-            ("kk", "Жаңа ойын", "Жүрісті қайтару", "үміткер"),
-            ("en", "New game", "Undo", "candidate"),
-        ] {
-            browser.select("#language", language).await;
-            assert_eq!(browser.text("#new-game").await, new_game);
-            assert_eq!(browser.text("#undo").await, undo);
-            assert_eq!(browser.body("lang").await, language);
-            let menu = browser
-                .eval("[...document.getElementById('strength').options].filter((o) => o.value.startsWith('level:')).map((o) => [o.value, o.textContent])")
-                .await;
-            let menu: Vec<(String, String)> = serde_json::from_value(menu).unwrap();
-            let values: Vec<&String> = menu.iter().map(|(value, _)| value).collect();
-            assert_eq!(values, ladder.iter().collect::<Vec<_>>(), "{language}");
-            let shown = &menu[Level::LADDER.iter().position(|&l| l == Level::Candidate).unwrap()].1;
-            assert_eq!(*shown, format!("{candidate_name} {candidate}"), "{language}");
+        let browser = Browser::start("keyboard", Viewport::Desktop).await;
+        browser.open(&server).await;
+        // Tab from the top of the page to the board.
+        let mut tabs = 0;
+        while browser.active_hole().await.is_none() {
+            tabs += 1;
+            assert!(tabs < 20, "no hole takes the keyboard's focus");
+            browser.keys(&[Key::Tab]).await;
         }
+        let mut moves = 0;
+        while !browser.over().await {
+            let plies = browser.number("plies").await;
+            assert!(plies < MOST_PLIES, "{plies} plies");
+            let pos = browser.position().await;
+            let target = Browser::origin(&pos, greedy(&pos));
+            let at = browser.active_hole().await.expect("a hole has the focus");
+            // The person's row reads 1..9 from the left: one arrow a hole.
+            let (key, steps) = if target >= at {
+                (Key::Right, target - at)
+            } else {
+                (Key::Left, at - target)
+            };
+            browser.keys(&vec![key; steps]).await;
+            assert_eq!(browser.active_hole().await, Some(target));
+            if moves == 0 {
+                browser.check_preview(&pos, greedy(&pos)).await;
+            }
+            browser.keys(&[Key::Enter]).await;
+            moves += 1;
+            browser.wait_turn(plies + 1).await;
+        }
+        assert!(moves > 5);
+        // Off the board, the arrow keys walk the moves.
+        let plies = browser.number("plies").await;
+        browser.keys(&[Key::Escape, Key::Tab]).await;
+        assert_eq!(browser.active_hole().await, None);
+        browser.keys(&[Key::Left, Key::Left]).await;
+        browser
+            .wait(
+                "two moves back",
+                &format!("document.body.dataset.ply === '{}'", plies - 2),
+            )
+            .await;
+        browser.keys(&[Key::Right]).await;
+        browser
+            .wait(
+                "one move forward",
+                &format!("document.body.dataset.ply === '{}'", plies - 1),
+            )
+            .await;
+        browser.assert_no_console_errors();
+        let _ = browser.client.clone().close().await;
+    });
+}
+
+/// The English texts the page would show if a text were left untranslated.
+const UNTRANSLATED: &str = "(async () => {
+    const en = (await import('/texts/en.js')).default;
+    const same = ['tfen', 'moves_number', 'win_line', 'lang_name'];
+    const shown = document.body.innerText;
+    const lines = new Set(shown.split('\\n').map((line) => line.trim()));
+    // A long text anywhere; a short one (a button, a heading) as a line.
+    return Object.entries(en)
+        .filter(([key, text]) => !same.includes(key) && !text.includes('{') && text.length > 3)
+        .filter(([, text]) => (text.length >= 16 ? shown.includes(text) : lines.has(text)))
+        .map(([key]) => key);
+})()";
+
+#[test]
+fn every_language_replaces_every_visible_text() {
+    runtime().block_on(async {
+        let server = Server::start(&[]);
+        let browser = Browser::start("languages", Viewport::Desktop).await;
+        browser.open(&server).await;
+        let pos = browser.position().await;
+        browser
+            .play(Viewport::Desktop, &pos, greedy(&pos))
+            .await;
+        browser.wait_turn(2).await;
+        browser.click("#analysis-toggle").await;
+        browser
+            .wait("the lines", "document.querySelectorAll('#lines li .score').length > 0")
+            .await;
+        let english = browser.eval(UNTRANSLATED).await;
+        assert!(
+            english.as_array().unwrap().len() > 10,
+            "English is shown in English: {english}"
+        );
+        for page in ["#play", "#rules"] {
+            browser
+                .eval(&format!("(location.hash = '{page}', true)"))
+                .await;
+            for language in ["ru", "kk", "ky", "fr", "es", "en"] {
+                browser.select("#language", language).await;
+                browser
+                    .wait(
+                        "the language",
+                        &format!("document.body.dataset.lang === '{language}' && document.documentElement.lang === '{language}'"),
+                    )
+                    .await;
+                if language == "en" {
+                    continue;
+                }
+                let left = browser.eval(UNTRANSLATED).await;
+                assert_eq!(left, json!([]), "English left in {language} on {page}");
+            }
+        }
+        browser.assert_no_console_errors();
         let _ = browser.client.clone().close().await;
     });
 }
@@ -410,59 +769,120 @@ fn the_page_gives_hints_undoes_refuses_bad_tfen_and_speaks_three_languages() {
 /// The figures of the GUI issue, printed, never asserted (run it alone, on
 /// a quiet machine):
 /// `cargo test --release --test gui_browser -- --ignored --nocapture`.
-/// From a click to the engine's reply drawn, less the engine's own
-/// `movetime`; the bytes of the page; the server's memory with four games,
-/// each with its engine, open.
+/// The page's bytes and where they come from; from a click to the engine's
+/// reply drawn, less the engine's time and the sowing; the main thread's
+/// long tasks while sowing on the phone viewport (as it is, and with the
+/// CPU slowed four times); the server's memory with four games open.
 #[test]
 #[ignore = "a measurement, not a test"]
-fn measure_click_to_reply_page_size_and_memory() {
+fn measure_page_weight_click_to_reply_long_tasks_and_memory() {
     runtime().block_on(async {
-        const MOVETIME_MS: f64 = 500.0;
         let server = Server::start(&[]);
-        let browser = Browser::start("measure").await;
-        browser.new_game(&server, "beginner").await;
-        browser.select("#strength", "time:500").await;
-        browser.click("#new-game").await;
-        browser.wait("the timed game", "document.body.dataset.plies === '0' && document.body.dataset.playable === '1'").await;
-        browser
-            .eval("(document.addEventListener('pointerdown', () => { window.clickedAt = performance.now(); }, true), true)")
-            .await;
-        let mut overheads = Vec::new();
-        for _ in 0..10 {
-            if browser.body("over").await == "1" {
-                break;
-            }
-            let target = browser.plies().await + 2;
-            browser
-                .eval(&format!(
-                    "(window.repliedAt = null, new MutationObserver((_, observer) => {{ if (Number(document.body.dataset.plies) >= {target}) {{ window.repliedAt = performance.now(); observer.disconnect(); }} }}).observe(document.body, {{attributes: true}}), true)"
-                ))
-                .await;
-            browser.play_one().await;
-            browser.wait("the reply's time", "window.repliedAt !== null").await;
-            let elapsed = browser.eval("window.repliedAt - window.clickedAt").await;
-            overheads.push(elapsed.as_f64().unwrap() - MOVETIME_MS);
-            println!("click to reply on screen: {:.1} ms", elapsed.as_f64().unwrap());
-        }
-        overheads.sort_by(f64::total_cmp);
-        println!(
-            "click to reply on screen, beyond movetime {MOVETIME_MS} ms: median {:.1} ms, min {:.1} ms, max {:.1} ms over {} moves",
-            overheads[overheads.len() / 2],
-            overheads[0],
-            overheads[overheads.len() - 1],
-            overheads.len()
-        );
+        // The page: every file it is made of, and what the browser fetched.
         let mut bytes = 0;
-        for path in ["/", "/style.css", "/app.js", "/board.js", "/texts.js", "/levels.js"] {
+        let config = server.get("/config.js", &[("Host", &server.authority())]).1;
+        assert!(config.contains("export const CONFIG"));
+        for path in [
+            "/", "/style.css", "/app.js", "/board.js", "/i18n.js", "/input.js", "/net.js",
+            "/render.js", "/rules.js", "/sound.js", "/sowing.js", "/state.js", "/config.js",
+            "/texts/en.js", "/texts/ru.js", "/texts/kk.js", "/texts/ky.js", "/texts/fr.js",
+            "/texts/es.js",
+        ] {
             let (status, body) = server.get(path, &[("Host", &server.authority())]);
-            assert_eq!(status, 200);
+            assert_eq!(status, 200, "{path}");
             bytes += body.len();
         }
-        println!("page: {bytes} bytes of HTML, CSS and JS");
+        println!("page: {bytes} bytes in 19 files (HTML, CSS, JS; no image, font or sound file)");
+        let browser = Browser::start("measure", Viewport::Desktop).await;
+        browser.open(&server).await;
+        let fetched = browser
+            .eval("performance.getEntriesByType('resource').map((e) => [e.name, e.encodedBodySize])")
+            .await;
+        let fetched: Vec<(String, u64)> = serde_json::from_value(fetched).unwrap();
+        let foreign: Vec<&String> = fetched
+            .iter()
+            .map(|(name, _)| name)
+            .filter(|name| !name.starts_with(&server.url) && !name.starts_with("ws://"))
+            .collect();
+        let document = browser
+            .eval("performance.getEntriesByType('navigation')[0].encodedBodySize")
+            .await;
+        println!(
+            "the browser fetched {} files, {} bytes with the document, {} from elsewhere {foreign:?}",
+            fetched.len() + 1,
+            fetched.iter().map(|(_, b)| b).sum::<u64>() + document.as_u64().unwrap_or(0),
+            foreign.len()
+        );
+
+        // Click to reply: the page's own work, beyond the engine and the sowing.
+        let mut overheads = Vec::new();
+        while overheads.len() < 30 && !browser.over().await {
+            browser.eval("(performance.clearMarks(), performance.clearMeasures(), true)").await;
+            let plies = browser.number("plies").await;
+            let pos = browser.position().await;
+            browser.play(Viewport::Desktop, &pos, greedy(&pos)).await;
+            browser.wait_turn(plies + 2).await;
+            let figures = browser
+                .eval("(() => { const play = performance.getEntriesByName('tuzdyk-play')[0]; const drawn = performance.getEntriesByName('tuzdyk-reply-drawn')[0]; if (!play || !drawn) return null; const sowing = performance.getEntriesByName('tuzdyk-sowing').filter((m) => m.startTime >= play.startTime && m.startTime + m.duration <= drawn.startTime).reduce((a, m) => a + m.duration, 0); return [drawn.startTime - play.startTime, drawn.detail.engine_ms, sowing]; })()")
+                .await;
+            if let Some(f) = figures.as_array() {
+                let [total, engine, sowing] = [0, 1, 2].map(|i| f[i].as_f64().unwrap_or(0.0));
+                overheads.push(total - engine - sowing);
+            }
+        }
+        overheads.sort_by(f64::total_cmp);
+        let at = |q: f64| overheads[((overheads.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "click to reply drawn, less the engine and the sowing: median {:.1} ms, 99th percentile {:.1} ms, max {:.1} ms over {} replies",
+            at(0.5),
+            at(0.99),
+            at(1.0),
+            overheads.len()
+        );
+        browser.assert_no_console_errors();
+        let _ = browser.client.clone().close().await;
+
+        // Long tasks while sowing on the phone viewport.
+        for slowdown in [1, 4] {
+            let phone = Browser::start(&format!("measure-phone-{slowdown}"), Viewport::Phone).await;
+            phone.open(&server).await;
+            phone.driver_post(
+                "goog/cdp/execute",
+                &json!({"cmd": "Emulation.setCPUThrottlingRate", "params": {"rate": slowdown}}),
+            );
+            phone
+                .eval("(window.longTasks = [], new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({type: 'longtask', buffered: true}), true)")
+                .await;
+            phone.eval("(window.longTasks.length = 0, true)").await;
+            let mut moves = 0;
+            while moves < 15 && !phone.over().await {
+                let plies = phone.number("plies").await;
+                let pos = phone.position().await;
+                phone.play(Viewport::Phone, &pos, greedy(&pos)).await;
+                phone.wait_turn(plies + 2).await;
+                moves += 1;
+            }
+            let long = phone.eval("window.longTasks").await;
+            let long: Vec<f64> = serde_json::from_value(long).unwrap_or_default();
+            let sowing = phone
+                .eval("performance.getEntriesByName('tuzdyk-sowing').length")
+                .await;
+            println!(
+                "phone viewport, CPU slowed {slowdown}x: {} moves sown ({} sowings), {} main-thread tasks over 50 ms, longest {:.0} ms",
+                moves,
+                sowing,
+                long.len(),
+                long.iter().cloned().fold(0.0, f64::max)
+            );
+            phone.assert_no_console_errors();
+            let _ = phone.client.clone().close().await;
+        }
+
+        // Memory: four games open, each with its engine.
         let mut pages = Vec::new();
-        for _ in 0..3 {
+        for _ in 0..4 {
             let mut page = gui_support::Client::connect(&server, None);
-            page.new_game("engine", "black", "beginner");
+            page.new_game("engine", "black", "1");
             page.wait_state("the engine's first move", |s| s["plies"] == 1);
             pages.push(page);
         }
@@ -484,8 +904,7 @@ fn measure_click_to_reply_page_size_and_memory() {
                     .collect::<Vec<_>>()
             })
             .collect();
-        println!("server with 4 games open (the browser's and 3 more): {}", rss(server.pid()));
+        println!("server with 4 games open: {}", rss(server.pid()));
         println!("their {} engine processes: {}", engines.len(), engines.join(", "));
-        let _ = browser.client.clone().close().await;
     });
 }

@@ -201,7 +201,13 @@ document.addEventListener("keydown", (event) => {
   const line = model.lineView;
   const state = model.server;
   if (!state || model.page !== "play") return;
-  const view = (ply) => send({ cmd: "view", ply: ply >= state.plies ? null : Math.max(0, ply) });
+  // Keys pressed faster than the server answers step from the last one asked.
+  const from = model.viewAsked ?? state.ply;
+  const view = (ply) => {
+    const target = Math.max(0, Math.min(state.plies, ply));
+    model.viewAsked = target;
+    send({ cmd: "view", ply: target >= state.plies ? null : target });
+  };
   if (line) {
     if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       S.stepLine(model, event.key === "ArrowLeft" ? -1 : 1);
@@ -210,9 +216,9 @@ document.addEventListener("keydown", (event) => {
       S.closeLine(model);
       drawLineStep();
     } else return;
-  } else if (event.key === "ArrowLeft") view(state.ply - 1);
+  } else if (event.key === "ArrowLeft") view(from - 1);
   else if (event.key === "ArrowRight") {
-    if (state.ply < state.plies) view(state.ply + 1);
+    if (from < state.plies) view(from + 1);
   } else if (event.key === "Home") view(0);
   else if (event.key === "End") view(state.plies);
   else return;

@@ -37,7 +37,9 @@ export function bindBoard(root, intents) {
     intents.press(index);
   });
 
-  root.addEventListener("pointermove", (event) => {
+  // Moves and releases are followed on the whole document: a pointer may
+  // leave the board before it lets go, and a capture may be lost.
+  document.addEventListener("pointermove", (event) => {
     if (!pressed || event.pointerId !== pressed.id) return;
     const now = inside(event, pressed.el);
     if (now !== pressed.inside) {
@@ -57,11 +59,13 @@ export function bindBoard(root, intents) {
       // Released already.
     }
     intents.press(null);
+    // A mouse still over the hole hovers it; anywhere else, nothing.
+    if (event.pointerType === "mouse") intents.hover(onHole ? index : null);
     if (onHole) intents.play(index);
     else intents.cancel();
   };
-  root.addEventListener("pointerup", (event) => release(event, true));
-  root.addEventListener("pointercancel", (event) => release(event, false));
+  document.addEventListener("pointerup", (event) => release(event, true));
+  document.addEventListener("pointercancel", (event) => release(event, false));
 
   // Hover previews with a mouse only: a finger has no hover.
   root.addEventListener("pointerover", (event) => {
@@ -119,9 +123,11 @@ export function bindBoard(root, intents) {
       default:
     }
   });
+  // Focus previews only when it came from the keyboard (a click focuses
+  // a button too, and its preview would outlive the click).
   root.addEventListener("focusin", (event) => {
     const hole = holeOf(event);
-    if (hole) intents.focus(Number(hole.dataset.index));
+    if (hole && hole.matches(":focus-visible")) intents.focus(Number(hole.dataset.index));
   });
   root.addEventListener("focusout", (event) => {
     if (!root.contains(event.relatedTarget)) intents.focus(null);

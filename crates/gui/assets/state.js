@@ -49,6 +49,8 @@ export function createModel(language) {
     sound: prefs.get("sound", "0") === "1",
     // The player's own move, sent: until its state comes back.
     sent: null,
+    // The position asked for with the arrow keys, until it is shown.
+    viewAsked: null,
   };
 }
 
@@ -64,6 +66,7 @@ export function receiveState(model, state, firstAfterConnect) {
   }
   if (state.hint || (before && before.plies !== state.plies)) model.hintAsked = false;
   if (model.sent && (state.plies > model.sent.plies || state.line !== model.sent.line)) model.sent = null;
+  if (model.viewAsked !== null && (state.ply === model.viewAsked || (before && state.line !== before.line))) model.viewAsked = null;
 }
 
 export function receiveLines(model, message) {
@@ -77,6 +80,7 @@ export function receiveLines(model, message) {
 export function receiveError(model, message) {
   model.message = { kind: "error", text: message.text };
   model.sent = null;
+  model.viewAsked = null;
   model.hintAsked = false;
 }
 
@@ -151,7 +155,8 @@ export function bottomSide(model) {
 // latest, it is the person's turn, and nothing is being sown or sent.
 export function accepting(model, sowing) {
   const shown = model.shown;
-  return !!shown && shown === model.server && shown.playable && !sowing && !model.sent && !model.lineView;
+  const latest = !!shown && !!model.server && shown.version === model.server.version;
+  return latest && shown.playable && !sowing && !model.sent && !model.lineView;
 }
 
 // The preview of the hole whose preview is to be shown, if any.
