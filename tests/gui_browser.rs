@@ -298,7 +298,9 @@ impl Browser {
         let heights: Vec<f64> = serde_json::from_value(heights).unwrap();
         assert_eq!(heights.len(), 18);
         assert!(
-            heights.iter().all(|h| (h - heights[0]).abs() < 0.5 && *h > 20.0),
+            heights
+                .iter()
+                .all(|h| (h - heights[0]).abs() < 0.5 && *h > 20.0),
             "holes of different heights: {heights:?}"
         );
         let widths = self
@@ -466,7 +468,10 @@ async fn play_to_the_end(browser: &Browser, viewport: Viewport) -> u64 {
     let mut moves = 0;
     while !browser.over().await {
         let plies = browser.number("plies").await;
-        assert!(plies < MOST_PLIES, "the game is still going after {plies} plies");
+        assert!(
+            plies < MOST_PLIES,
+            "the game is still going after {plies} plies"
+        );
         let pos = browser.position().await;
         let mv = greedy(&pos);
         if moves < 3 {
@@ -597,7 +602,10 @@ async fn desktop_screenshot(browser: &Browser, path: &str) {
     let pos = browser.position().await;
     let mv = greedy(&pos);
     let element = browser
-        .find(&format!(".hole[data-index='{}']", Browser::origin(&pos, mv)))
+        .find(&format!(
+            ".hole[data-index='{}']",
+            Browser::origin(&pos, mv)
+        ))
         .await;
     let hover = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
         element,
@@ -709,6 +717,93 @@ fn a_whole_game_by_keyboard_alone() {
     });
 }
 
+/// The stones of each hole as the board shows them.
+async fn board_holes(browser: &Browser) -> Vec<u8> {
+    let counts = browser
+        .eval("[...Array(18).keys()].map((i) => Number(document.querySelector(`#board .hole[data-index='${i}']`).dataset.count))")
+        .await;
+    serde_json::from_value(counts).unwrap()
+}
+
+#[test]
+fn the_engine_lines_show_on_the_board_and_the_hint_on_its_hole() {
+    runtime().block_on(async {
+        let server = Server::start(&[]);
+        let browser = Browser::start("lines", Viewport::Desktop).await;
+        browser.open(&server).await;
+        assert_eq!(
+            browser.eval("document.getElementById('eval-bar').hidden").await,
+            true,
+            "no evaluation bar without the engine's lines"
+        );
+        browser.click("#analysis-toggle").await;
+        browser
+            .wait(
+                "three lines of three moves",
+                "document.querySelectorAll('#lines li').length === 3 && document.querySelectorAll('#lines li:first-child button.pv').length >= 3",
+            )
+            .await;
+        assert_eq!(browser.body("playable").await, "1", "the lines must not stop play");
+        let bar = browser.eval("[document.getElementById('eval-bar').hidden, document.getElementById('eval-bar').dataset.bottom]").await;
+        assert_eq!(bar, json!([false, "white"]));
+        browser.click("#flip").await;
+        browser
+            .wait(
+                "the bar turned with the board",
+                "document.getElementById('eval-bar').dataset.bottom === 'black'",
+            )
+            .await;
+        browser.click("#flip").await;
+        // The third move of the first line: the board shows the position
+        // after it, as the rules play it (the moves are read back from the
+        // banner: the line may have deepened since).
+        browser
+            .click("#lines li:first-child button.pv[data-step='2']")
+            .await;
+        browser
+            .wait(
+                "the line on the board",
+                "document.getElementById('line-banner').hidden === false",
+            )
+            .await;
+        let banner = browser.text("#line-text").await;
+        let moves: Vec<u32> = banner
+            .split_whitespace()
+            .filter_map(|word| word.parse().ok())
+            .collect();
+        assert_eq!(moves.len(), 3, "{banner}");
+        assert!(banner.contains("1. ") && banner.contains("2. "), "{banner}");
+        let mut pos = Position::startpos();
+        for &hole in &moves {
+            pos.play(Move::from_number(hole).unwrap());
+        }
+        assert_eq!(board_holes(&browser).await, pos.parts().holes.to_vec());
+        // A press on the board while a line is shown plays nothing.
+        assert_eq!(browser.body("playable").await, "0");
+        browser.click("#line-close").await;
+        browser
+            .wait(
+                "the game again",
+                "document.getElementById('line-banner').hidden === true && document.body.dataset.playable === '1'",
+            )
+            .await;
+        assert_eq!(
+            board_holes(&browser).await,
+            Position::startpos().parts().holes.to_vec()
+        );
+        browser.click("#analysis-toggle").await;
+        browser.click("#hint").await;
+        browser
+            .wait(
+                "the hint",
+                "document.getElementById('hint-text').textContent.startsWith('Hint: play ') && document.querySelectorAll('#board .hole.hint').length === 1",
+            )
+            .await;
+        browser.assert_no_console_errors();
+        let _ = browser.client.clone().close().await;
+    });
+}
+
 /// The English texts the page would show if a text were left untranslated.
 const UNTRANSLATED: &str = "(async () => {
     const en = (await import('/texts/en.js')).default;
@@ -722,45 +817,117 @@ const UNTRANSLATED: &str = "(async () => {
         .map(([key]) => key);
 })()";
 
+/// Every language on the play and rules pages of `viewport`: no English
+/// text left, and the page no wider than the viewport.
+async fn every_language_on(viewport: Viewport) {
+    let server = Server::start(&[]);
+    let browser = Browser::start(&format!("languages-{viewport:?}"), viewport).await;
+    browser.open(&server).await;
+    let pos = browser.position().await;
+    browser.play(viewport, &pos, greedy(&pos)).await;
+    browser.wait_turn(2).await;
+    browser.click("#analysis-toggle").await;
+    browser
+        .wait(
+            "the lines",
+            "document.querySelectorAll('#lines li .score').length > 0",
+        )
+        .await;
+    let english = browser.eval(UNTRANSLATED).await;
+    assert!(
+        english.as_array().unwrap().len() > 10,
+        "English is shown in English: {english}"
+    );
+    for page in ["#play", "#rules"] {
+        browser
+            .eval(&format!("(location.hash = '{page}', true)"))
+            .await;
+        for language in ["ru", "kk", "ky", "fr", "es", "en"] {
+            browser.select("#language", language).await;
+            browser
+                .wait(
+                    "the language",
+                    &format!("document.body.dataset.lang === '{language}' && document.documentElement.lang === '{language}'"),
+                )
+                .await;
+            let widths = browser
+                .eval("[document.documentElement.scrollWidth, window.innerWidth]")
+                .await;
+            assert!(
+                widths[0].as_u64() <= widths[1].as_u64(),
+                "{language} on {page}: {widths}"
+            );
+            if language == "en" {
+                continue;
+            }
+            let left = browser.eval(UNTRANSLATED).await;
+            assert_eq!(left, json!([]), "English left in {language} on {page}");
+        }
+    }
+    browser.assert_no_console_errors();
+    let _ = browser.client.clone().close().await;
+}
+
 #[test]
 fn every_language_replaces_every_visible_text() {
     runtime().block_on(async {
+        every_language_on(Viewport::Desktop).await;
+        every_language_on(Viewport::Phone).await;
+    });
+}
+
+/// An error stays until the next action, and no longer; a long one does
+/// not widen the phone's page.
+#[test]
+fn an_error_goes_with_the_next_good_action() {
+    runtime().block_on(async {
         let server = Server::start(&[]);
-        let browser = Browser::start("languages", Viewport::Desktop).await;
+        let browser = Browser::start("errors", Viewport::Phone).await;
         browser.open(&server).await;
-        let pos = browser.position().await;
-        browser
-            .play(Viewport::Desktop, &pos, greedy(&pos))
-            .await;
-        browser.wait_turn(2).await;
-        browser.click("#analysis-toggle").await;
-        browser
-            .wait("the lines", "document.querySelectorAll('#lines li .score').length > 0")
-            .await;
-        let english = browser.eval(UNTRANSLATED).await;
-        assert!(
-            english.as_array().unwrap().len() > 10,
-            "English is shown in English: {english}"
-        );
-        for page in ["#play", "#rules"] {
-            browser
-                .eval(&format!("(location.hash = '{page}', true)"))
-                .await;
-            for language in ["ru", "kk", "ky", "fr", "es", "en"] {
-                browser.select("#language", language).await;
-                browser
-                    .wait(
-                        "the language",
-                        &format!("document.body.dataset.lang === '{language}' && document.documentElement.lang === '{language}'"),
-                    )
-                    .await;
-                if language == "en" {
-                    continue;
-                }
-                let left = browser.eval(UNTRANSLATED).await;
-                assert_eq!(left, json!([]), "English left in {language} on {page}");
+        browser.click("#game-panel summary").await;
+        let bad = format!("{} 0 0 S 1", "9S,".repeat(40));
+        let set_up = |tfen: String| {
+            let browser = &browser;
+            async move {
+                let input = browser.find("#tfen").await;
+                input.clear().await.unwrap();
+                input.send_keys(&tfen).await.unwrap();
+                browser.click("#set-up").await;
             }
-        }
+        };
+        set_up(bad.clone()).await;
+        browser
+            .wait(
+                "the error",
+                "document.getElementById('message').dataset.kind === 'error'",
+            )
+            .await;
+        let message = browser.text("#message").await;
+        assert!(message.starts_with("Bad TFEN"), "{message}");
+        browser.check_layout().await;
+        // A good move: the error is gone with it.
+        let pos = browser.position().await;
+        browser.play(Viewport::Phone, &pos, greedy(&pos)).await;
+        assert_eq!(browser.text("#message").await, "");
+        browser.wait_turn(2).await;
+        assert_eq!(browser.text("#message").await, "");
+        // A bad set-up, then a good one.
+        set_up(bad).await;
+        browser
+            .wait(
+                "the error again",
+                "document.getElementById('message').dataset.kind === 'error'",
+            )
+            .await;
+        let good = "9S,9S,9S,9S,9S,2S,9S,9S,9S/9S,9S,9S,9S,9S,8S,9S,9S,9S 4 4 S 5";
+        set_up(good.to_string()).await;
+        browser
+            .wait(
+                "the position set up",
+                &format!("document.getElementById('tfen').value === '{good}' && document.body.dataset.playable === '1'"),
+            )
+            .await;
+        assert_eq!(browser.text("#message").await, "");
         browser.assert_no_console_errors();
         let _ = browser.client.clone().close().await;
     });

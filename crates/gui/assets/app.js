@@ -277,16 +277,21 @@ on("line-close", "click", () => {
   S.closeLine(model);
   drawLineStep();
 });
-on("lines", "click", (event) => {
+// A move of a line answers the press itself (the lines change under the
+// pointer as the engine deepens), or Enter on it.
+const showLine = (event) => {
   const button = event.target.closest("button.pv");
   const shown = model.shown;
   if (!button || !shown) return;
+  if (event.type === "click" && event.detail !== 0) return;
   const lineIndex = Number(button.dataset.line);
   const step = Number(button.dataset.step);
   const pv = shown.lines[lineIndex]?.pv ?? [];
   lineAsked = { lineIndex, step };
   send({ cmd: "line", ply: shown.ply, moves: pv.slice(0, CONFIG.limits.max_line_moves) });
-});
+};
+on("lines", "pointerdown", showLine);
+on("lines", "click", showLine);
 on("moves", "click", (event) => {
   const button = event.target.closest("button[data-ply]");
   if (!button || !model.server) return;

@@ -252,42 +252,56 @@ function renderAnalysis(model) {
   $("analysis-note").textContent = on ? t("analysis_unit") : t("analysis_off_text");
   const list = $("lines");
   const lines = on && shown ? shown.lines : [];
-  const items = lines.map((line, lineIndex) => {
+  // Lines are updated in place, element by element, so that a move being
+  // clicked is not replaced under the pointer as the engine deepens.
+  const waiting = on && shown && lines.length === 0 && !shown.ending;
+  const rows = waiting ? 1 : lines.length;
+  while (list.childElementCount > rows) list.lastElementChild.remove();
+  while (list.childElementCount < rows) {
     const item = document.createElement("li");
     const score = document.createElement("span");
     score.className = "score";
-    score.textContent = scoreText(line.score);
+    const moves = document.createElement("span");
+    moves.className = "pvs";
     const depth = document.createElement("span");
     depth.className = "depth";
-    depth.textContent = t("depth", { n: line.depth ?? "?" });
-    item.append(score);
-    numberedMoves(shown.board, line.pv).forEach((move, k) => {
-      if (move.number) {
-        const num = document.createElement("span");
-        num.className = "num";
-        num.textContent = move.number;
-        item.append(num);
-      }
+    item.append(score, moves, depth);
+    list.append(item);
+  }
+  if (waiting) {
+    const item = list.firstElementChild;
+    item.children[0].textContent = t("analysis_waiting");
+    item.children[1].replaceChildren();
+    item.children[2].textContent = "";
+  }
+  lines.forEach((line, lineIndex) => {
+    const item = list.children[lineIndex];
+    item.children[0].textContent = scoreText(line.score);
+    item.children[2].textContent = t("depth", { n: line.depth ?? "?" });
+    const cells = item.children[1];
+    const moves = numberedMoves(shown.board, line.pv);
+    while (cells.childElementCount > moves.length) cells.lastElementChild.remove();
+    while (cells.childElementCount < moves.length) {
+      const cell = document.createElement("span");
+      const num = document.createElement("span");
+      num.className = "num";
       const button = document.createElement("button");
       button.type = "button";
       button.className = "pv";
+      cell.append(num, button);
+      cells.append(cell);
+    }
+    moves.forEach((move, k) => {
+      const [num, button] = cells.children[k].children;
+      num.textContent = move.number;
       button.textContent = move.hole;
       button.title = t("line_title");
       button.dataset.line = lineIndex;
       button.dataset.step = k;
       const current = model.lineView && model.lineView.lineIndex === lineIndex && model.lineView.step === k;
       button.classList.toggle("current", !!current);
-      item.append(button);
     });
-    item.append(depth);
-    return item;
   });
-  if (on && shown && lines.length === 0 && !shown.ending) {
-    const waiting = document.createElement("li");
-    waiting.textContent = t("analysis_waiting");
-    items.push(waiting);
-  }
-  list.replaceChildren(...items);
   // The bar: only with the analysis on, the bottom side's share from below.
   const bar = $("eval-bar");
   const evaluation = on && shown ? shown.evaluation : null;
