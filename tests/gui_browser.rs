@@ -65,9 +65,26 @@ impl Drop for TempDir {
 }
 
 impl Drop for Browser {
+    /// Ends chromedriver and the browser it started: a test that panics
+    /// never closes its session, and Chromium outlives a killed driver.
     fn drop(&mut self) {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        // The argument whole: its end is the NUL that ends it in cmdline.
+        let profile = format!("--user-data-dir={}\0", self._profile.0.display());
+        let browsers: Vec<String> = std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|entry| {
+                std::fs::read(entry.path().join("cmdline"))
+                    .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(&profile))
+            })
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect();
+        if !browsers.is_empty() {
+            let _ = Command::new("kill").arg("-9").args(&browsers).status();
+        }
     }
 }
 
@@ -671,6 +688,15 @@ fn a_whole_game_by_keyboard_alone() {
             assert!(tabs < 20, "no hole takes the keyboard's focus");
             browser.keys(&[Key::Tab]).await;
         }
+        // The hole says what it is to a screen reader.
+        let name = browser
+            .eval("document.activeElement.getAttribute('aria-label')")
+            .await;
+        assert!(
+            name.as_str()
+                .is_some_and(|n| n.starts_with("Your hole ") && n.contains("9 stones")),
+            "{name}"
+        );
         let mut moves = 0;
         while !browser.over().await {
             let plies = browser.number("plies").await;

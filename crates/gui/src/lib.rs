@@ -44,7 +44,7 @@ use tuzdyk_protocol::EngineSpec;
 
 use crate::guard::Guard;
 use crate::registry::Registry;
-use crate::server::App;
+use crate::socket::App;
 
 /// The port when none is given.
 pub const DEFAULT_PORT: u16 = 7979;

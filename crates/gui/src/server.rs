@@ -2,7 +2,6 @@
 //! guard in front of both, and the limits.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicUsize;
 
 use axum::Router;
 use axum::middleware;
@@ -11,15 +10,7 @@ use tokio::net::TcpListener;
 
 use crate::assets::assets;
 use crate::guard::{self, Guard};
-use crate::registry::Registry;
-use crate::socket;
-
-/// What every request handler shares.
-pub struct App {
-    pub registry: Registry,
-    /// Pages connected now.
-    pub connections: AtomicUsize,
-}
+use crate::socket::{self, App};
 
 /// The routes, every one behind the guard.
 pub fn router(app: Arc<App>, guard: Guard) -> Router {

@@ -5,7 +5,7 @@
 //! and a notice saying so.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
@@ -16,10 +16,16 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::GuiError;
 use crate::limits::{MAX_CONNECTIONS, MAX_MESSAGE_BYTES};
-use crate::registry::is_game_id;
-use crate::server::App;
+use crate::registry::{Registry, is_game_id};
 use crate::session::Session;
 use crate::wire::{Command, Notice, ServerMessage, Text};
+
+/// What the WebSocket handler shares: the games, and the pages connected.
+pub struct App {
+    pub registry: Registry,
+    /// Pages connected now.
+    pub connections: AtomicUsize,
+}
 
 #[derive(Debug, Deserialize)]
 pub struct ConnectQuery {
