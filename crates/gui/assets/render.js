@@ -395,8 +395,13 @@ function renderReview(model) {
   drawGraph(review, model.shown?.ply ?? 0);
 }
 
+let graphKey = "";
+
 // The score after each move, White's share shaded; the current move a line.
 function drawGraph(review, ply) {
+  const key = review ? [review.moves.length, review.total, review.done, ply].join("|") : "";
+  if (key === graphKey) return;
+  graphKey = key;
   const box = $("graph-box");
   const svg = $("graph");
   const show = !!review && review.moves.length > 0;

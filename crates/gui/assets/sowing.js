@@ -11,9 +11,9 @@ import { SIDES } from "./board.js";
 // Per stone at most, and per move at most, in ms.
 export const SPEEDS = {
   off: null,
-  fast: { stone: 45, move: 700 },
-  normal: { stone: 90, move: 1500 },
-  slow: { stone: 180, move: 3200 },
+  fast: { stone: 40, move: 600 },
+  normal: { stone: 75, move: 1200 },
+  slow: { stone: 170, move: 3000 },
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -139,7 +139,7 @@ export class Sower {
       this.board.mark("sowing", []);
       if (move.tuzdik) this.sound.tuzdik();
       else this.sound.capture();
-      await this.board.fly(move.landing, mover, taken, Math.max(150, Math.min(450, speed.move / 3)));
+      await this.board.fly(move.landing, mover, taken, Math.max(150, Math.min(400, speed.move / 3)));
       if (cancelled()) return false;
       kazans[SIDES.indexOf(mover)] += taken;
       this.board.setCounts(holes, kazans, true);
