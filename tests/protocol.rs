@@ -270,6 +270,27 @@ fn quit_without_a_search_exits_with_status_0() {
 }
 
 #[test]
+fn a_line_too_long_is_refused_with_its_length() {
+    let mut engine = start_uci();
+    for bytes in [65_537, 1_000_024] {
+        let mut line = vec![b'x'; bytes];
+        line.push(b'\n');
+        engine.send_bytes(&line);
+        assert_eq!(
+            engine.sync(),
+            [format!(
+                "info string error: line of {bytes} bytes is too long (at most 65536)"
+            )]
+        );
+    }
+    // The limit itself is a line like any other.
+    let mut line = vec![b' '; 65_536 - 7];
+    line.extend_from_slice(b"isready\n");
+    engine.send_bytes(&line);
+    engine.read_until("readyok", |l| l == "readyok");
+}
+
+#[test]
 fn go_depth_and_go_nodes_give_one_legal_bestmove_after_integer_info_lines() {
     let mut engine = start_uci();
     let mut rng = SplitMix64::new(7);

@@ -7,6 +7,7 @@
 //! - [`info`]: `info` and `bestmove` lines and their scores;
 //! - [`options`]: tuzdyk's option table;
 //! - [`level`]: the playing levels and their rating estimates;
+//! - [`line`]: reading a line of input with a bound on memory;
 //! - [`client`]: starting an engine process and talking to it.
 //!
 //! ```
@@ -23,6 +24,7 @@ pub mod command;
 pub mod go;
 pub mod info;
 pub mod level;
+pub mod line;
 pub mod options;
 
 pub use client::{ClientError, EngineId, EngineProcess, EngineSpec, LineSender, SearchReport};

@@ -15,6 +15,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 
 use tuzdyk_protocol::command::{self, Command};
+use tuzdyk_protocol::line::{Line, read_line};
 use tuzdyk_protocol::{
     BestMove, Dialect, InfoLine, MAX_LINE_BYTES, OPTIONS, OptionKind, OptionSpec,
 };
@@ -79,25 +80,21 @@ impl Session {
     /// infinite or ponder search is stopped, as `quit` would.
     pub fn run(&mut self, input: impl BufRead) {
         let mut input = input;
-        let mut buffer = Vec::new();
         loop {
-            buffer.clear();
-            match read_line(&mut input, &mut buffer) {
-                Ok(0) => break,
-                Ok(_) => {}
+            let line = match read_line(&mut input, MAX_LINE_BYTES) {
+                Ok(Some(Line::Text(line))) => line,
+                Ok(Some(Line::TooLong { bytes })) => {
+                    self.out.error(&format!(
+                        "line of {bytes} bytes is too long (at most {MAX_LINE_BYTES})"
+                    ));
+                    continue;
+                }
+                Ok(None) => break,
                 Err(e) => {
                     log::error!("cannot read input: {e}");
                     break;
                 }
-            }
-            if buffer.len() > MAX_LINE_BYTES {
-                self.out.error(&format!(
-                    "line of {} bytes is too long (at most {MAX_LINE_BYTES})",
-                    buffer.len()
-                ));
-                continue;
-            }
-            let line = String::from_utf8_lossy(&buffer);
+            };
             if self.execute_line(&line) == Flow::Quit {
                 return;
             }
@@ -226,34 +223,6 @@ impl Session {
             }
         };
         OptionSpec { kind, ..*spec }.declaration()
-    }
-}
-
-/// Reads up to a newline, keeping at most one byte past the limit so that
-/// an endless line cannot exhaust memory. Returns the bytes consumed.
-fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
-    let mut consumed = 0;
-    loop {
-        let available = match input.fill_buf() {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(consumed);
-        }
-        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..=i], true),
-            None => (available, false),
-        };
-        let room = (MAX_LINE_BYTES + 1).saturating_sub(buffer.len());
-        buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = chunk.len();
-        input.consume(used);
-        consumed += used;
-        if done {
-            return Ok(consumed);
-        }
     }
 }
 
