@@ -960,6 +960,9 @@ fn error_messages_name_the_offending_token() {
         ("setoption name Hash value lots", "'lots'"),
         ("setoption name Level value sultan", "'sultan'"),
         ("query score", "'score'"),
+        ("go depth -5", "'-5'"),
+        ("go nodes -1", "'nodes'"),
+        ("go movestogo -2", "'movestogo'"),
     ] {
         let answer = engine.command(line);
         assert_eq!(answer.len(), 1, "{line}: {answer:?}");

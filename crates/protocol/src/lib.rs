@@ -29,11 +29,12 @@ pub mod options;
 
 pub use client::{ClientError, EngineId, EngineProcess, EngineSpec, LineSender, SearchReport};
 pub use command::{Command, CommandError, Query};
-pub use go::{Clock, Go};
+pub use go::{Clock, Go, GoError};
 pub use info::{BestMove, BestMoveError, Bound, InfoLine, Score};
 pub use level::{Level, Rating};
 pub use options::{
-    BUILT_IN_NETWORK, EVALUATIONS, EngineOption, OPTIONS, OptionKind, OptionSpec, OptionValue,
+    BUILT_IN_NETWORK, EVALUATIONS, EngineOption, OPTIONS, OptionError, OptionKind, OptionSpec,
+    OptionValue,
 };
 
 /// Which dialect a handshake chose.
