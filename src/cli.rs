@@ -243,9 +243,12 @@ fn run_bench(depth: u32, threads: usize, eval: Option<&str>) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let report = bench::run_with(depth, threads, &evaluator, |line| {
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
+        writeln!(out, "{line}").and_then(|()| out.flush())
     });
+    let Ok(report) = report else {
+        // Standard output is closed: nobody reads the rest.
+        return ExitCode::SUCCESS;
+    };
     let _ = writeln!(out, "time {}", report.time.as_millis());
     let _ = writeln!(out, "{} nodes {} nps", report.nodes, report.nps());
     ExitCode::SUCCESS

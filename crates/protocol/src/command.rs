@@ -46,6 +46,8 @@ pub enum Command {
     Eval,
     Perft(u32),
     Bench(Option<u32>),
+    /// `help`: the commands, for a person at a terminal.
+    Help,
 }
 
 /// Deepest `perft` the protocol runs (it blocks the command loop).
@@ -125,6 +127,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "fen" if rest.is_empty() => Command::Fen,
         "moves" if rest.is_empty() => Command::Moves,
         "eval" if rest.is_empty() => Command::Eval,
+        "help" if rest.is_empty() => Command::Help,
         "setoption" => parse_setoption(rest)?,
         "position" => Command::Position(parse_position(rest)?),
         "go" => Command::Go(Go::parse(rest)?),

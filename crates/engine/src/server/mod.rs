@@ -11,7 +11,7 @@
 mod extras;
 mod output;
 
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Arc;
 
 use tuzdyk_protocol::command::{self, Command};
@@ -98,8 +98,15 @@ impl Session {
             if self.execute_line(&line) == Flow::Quit {
                 return;
             }
+            // Nobody reads the answers any more (`| head`, a GUI gone): the
+            // rest of the input would only be written to a closed pipe.
+            if self.out.is_closed() {
+                log::debug!("protocol output closed: stopping");
+                self.engine.stop();
+                return;
+            }
         }
-        if self.engine.search_is_bounded() {
+        if self.engine.search_is_bounded() && !self.out.is_closed() {
             self.engine.wait();
         }
         self.engine.stop();
@@ -171,6 +178,7 @@ impl Session {
             Command::Fen => self.fen(),
             Command::Moves => self.list_moves(),
             Command::Eval => self.show_eval(),
+            Command::Help => self.help(),
             Command::Perft(depth) => {
                 self.engine.stop();
                 self.perft(depth);
@@ -226,9 +234,24 @@ impl Session {
     }
 }
 
-/// Runs the protocol on stdin/stdout until `quit` or end of input.
+/// Runs the protocol on stdin/stdout until `quit` or end of input. A
+/// person who starts it at a terminal is told on stderr what it is and how
+/// to leave (a GUI, whose stdin is a pipe, is not).
 pub fn run_stdio() {
-    let mut session = Session::new(Output::stdout());
     let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        // Nothing to do if stderr is gone: the banner is a courtesy.
+        let _ = writeln!(std::io::stderr(), "{}", banner());
+    }
+    let mut session = Session::new(Output::stdout());
     session.run(stdin.lock());
+}
+
+/// What a person at a terminal sees first.
+pub fn banner() -> String {
+    format!(
+        "{ENGINE_NAME}, a Togyz Kumalak engine: it reads protocol commands (protocol.md), \
+         one a line. Type help for the commands, quit (or Ctrl-D) to leave; \
+         tuzdyk --help lists the tools, tuzdyk play plays a game."
+    )
 }
