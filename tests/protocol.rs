@@ -1523,8 +1523,28 @@ fn d_draws_the_board_then_fen_and_key() {
             })
         };
         let top = row_at(&black, 0).unwrap_or_else(|| panic!("no Black row {black:?}: {lines:#?}"));
-        row_at(&white, top + 1)
+        let below = row_at(&white, top + 1)
             .unwrap_or_else(|| panic!("no White row {white:?} below Black's: {lines:#?}"));
+        assert_eq!(below, 0, "White's row right below Black's: {lines:#?}");
+        // Each hole's number stands right over or under its count.
+        let ends = |line: &str| -> Vec<usize> {
+            let bytes = line.as_bytes();
+            (0..bytes.len())
+                .filter(|&i| bytes[i] != b' ' && bytes.get(i + 1).is_none_or(|&b| b == b' '))
+                .collect()
+        };
+        let numbers: Vec<&String> = diagram
+            .iter()
+            .filter(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                words == ["9", "8", "7", "6", "5", "4", "3", "2", "1"]
+                    || words == ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
+            })
+            .collect();
+        assert_eq!(numbers.len(), 2, "{lines:#?}");
+        for row in [top, top + 1] {
+            assert_eq!(ends(numbers[0]), ends(&diagram[row]), "{lines:#?}");
+        }
         let has_tuzdik =
             position.tuzdik(Side::White).is_some() || position.tuzdik(Side::Black).is_some();
         assert_eq!(diagram.iter().any(|l| l.contains('X')), has_tuzdik);

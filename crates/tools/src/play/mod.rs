@@ -6,7 +6,7 @@
 //! the rules are checked here too, so an illegal move typed by the person is
 //! explained before the engine sees it, and an illegal engine move is caught.
 
-mod board;
+mod explain;
 mod session;
 
 use std::collections::hash_map::RandomState;
@@ -22,7 +22,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use tuzdyk_notation::ending::Ending as RulesEnding;
 use tuzdyk_notation::hole::{self, HoleError};
 use tuzdyk_notation::record::{self, GameRecord, result_text};
-use tuzdyk_notation::tfen;
+use tuzdyk_notation::{diagram, tfen};
 use tuzdyk_protocol::{ClientError, EngineOption, EngineProcess, Go, Level, Score, SearchReport};
 use tuzdyk_rules::{Game, GameEnd, GameResult, IllegalMove, Move, Position, Side};
 

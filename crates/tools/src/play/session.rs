@@ -19,11 +19,8 @@ impl Session {
     }
 
     fn show_board(&mut self) -> Result<(), Exit> {
-        let text = board::render(
-            self.game.game.position(),
-            self.game.human,
-            &self.game.labels,
-        );
+        let [white, black] = &self.game.labels;
+        let text = diagram::view(self.game.game.position(), self.game.human, [white, black]);
         self.say(&text)
     }
 
@@ -196,7 +193,7 @@ impl Session {
         let Some(mv) = self.legal_hole(text)? else {
             return Ok(Next::Prompt);
         };
-        let description = board::describe(
+        let description = explain::describe(
             self.game.game.position(),
             mv,
             self.game.human,
@@ -214,7 +211,7 @@ impl Session {
         let Some(mv) = self.legal_hole(text.trim())? else {
             return Ok(());
         };
-        let description = board::describe(
+        let description = explain::describe(
             self.game.game.position(),
             mv,
             self.game.human,
@@ -260,7 +257,7 @@ impl Session {
             ))));
         };
         let pos = *self.game.game.position();
-        let description = board::describe(&pos, mv, self.game.human, &self.engine_name);
+        let description = explain::describe(&pos, mv, self.game.human, &self.engine_name);
         self.play(mv)?;
         let name = self.engine_name.clone();
         self.say(&format!("{name} plays {mv}: {description}."))
@@ -291,7 +288,7 @@ impl Session {
             .and_then(|l| l.score)
             .map_or("unknown".to_string(), score_for_person);
         let pos = *self.game.game.position();
-        let description = board::describe(&pos, mv, self.game.human, &self.engine_name);
+        let description = explain::describe(&pos, mv, self.game.human, &self.engine_name);
         self.say(&format!(
             "Hint: play {mv}; the engine scores it {score}. It {description}."
         ))
