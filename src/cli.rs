@@ -2,7 +2,8 @@
 //! subcommands run the tools and the GUI (protocol clients all), and
 //! `bench`, `perft`, `replay`, `tune`, `datagen` and `train` run in process.
 
-use std::io::Write;
+use std::error::Error;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -10,6 +11,8 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use tuzdyk_engine::bench;
+use tuzdyk_notation::console::OutputError;
+use tuzdyk_train::{datagen, network};
 use tuzdyk_notation::{record, tfen};
 use tuzdyk_protocol::EngineOption;
 use tuzdyk_rules::{Position, perft};
@@ -119,10 +122,38 @@ pub fn run() -> ExitCode {
         Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
         Some(Command::Rating(args)) => tuzdyk_tools::rating::run(args),
         Some(Command::Gui(args)) => tuzdyk_gui::run(args),
-        Some(Command::Tune(args)) => tuzdyk_train::run(args),
-        Some(Command::Datagen(args)) => tuzdyk_train::datagen::run(args),
-        Some(Command::Train(args)) => tuzdyk_train::network::command::run(args),
+        Some(Command::Tune(args)) => finish(tuzdyk_train::run(args), tuzdyk_train::TuneError::status),
+        Some(Command::Datagen(args)) => finish(datagen::run(args), datagen::DatagenError::status),
+        Some(Command::Train(args)) => {
+            finish(network::command::run(args), network::command::TrainError::status)
+        }
     }
+}
+
+/// The one place a command's error is printed: once, as `error: <message>`
+/// on stderr, with the command's exit status. A command that stopped
+/// because the reader of its output went away (a closed pipe, `| head`)
+/// has failed at nothing and says nothing: status 0.
+fn finish<E: Error + 'static>(result: Result<(), E>, status: fn(&E) -> u8) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if reader_gone(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            // With stderr closed too there is nobody left to tell.
+            let _ = writeln!(io::stderr(), "error: {error}");
+            ExitCode::from(status(&error))
+        }
+    }
+}
+
+/// Whether `error` comes from writing the command's own output (an
+/// [`OutputError`], never a file or an engine's pipe) to a pipe nobody
+/// reads any more.
+fn reader_gone(error: &(dyn Error + 'static)) -> bool {
+    std::iter::successors(Some(error), |&e| e.source()).any(|e| {
+        e.downcast_ref::<OutputError>()
+            .is_some_and(OutputError::reader_gone)
+    })
 }
 
 /// Prints `error: <message>` on stderr.
