@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 
 use tuzdyk_engine::bench;
 use tuzdyk_notation::console::OutputError;
+use tuzdyk_tools::{analyse, matches, play, rating};
 use tuzdyk_train::{datagen, network};
 use tuzdyk_notation::{record, tfen};
 use tuzdyk_protocol::EngineOption;
@@ -117,10 +118,10 @@ pub fn run() -> ExitCode {
             threads,
             eval,
         }) => run_bench(depth, threads, eval.as_deref()),
-        Some(Command::Match(args)) => tuzdyk_tools::matches::run(args),
-        Some(Command::Analyse(args)) => tuzdyk_tools::analyse::run(args),
-        Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
-        Some(Command::Rating(args)) => tuzdyk_tools::rating::run(args),
+        Some(Command::Match(args)) => finish(matches::run(args), matches::MatchError::status),
+        Some(Command::Analyse(args)) => finish(analyse::run(args), analyse::AnalyseError::status),
+        Some(Command::Play(args)) => finish(play::run(args), play::PlayError::status),
+        Some(Command::Rating(args)) => finish(rating::run(args), rating::RatingError::status),
         Some(Command::Gui(args)) => tuzdyk_gui::run(args),
         Some(Command::Tune(args)) => finish(tuzdyk_train::run(args), tuzdyk_train::TuneError::status),
         Some(Command::Datagen(args)) => finish(datagen::run(args), datagen::DatagenError::status),

@@ -85,24 +85,6 @@ const KEYWORDS: [&str; 16] = [
 ];
 
 impl Go {
-    /// A `go` with the limits a tool's `--depth`, `--nodes` and `--movetime`
-    /// (ms) give, or `None` when none of them is given.
-    pub fn with_limits(
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        movetime_ms: Option<u64>,
-    ) -> Option<Go> {
-        if depth.is_none() && nodes.is_none() && movetime_ms.is_none() {
-            return None;
-        }
-        Some(Go {
-            depth,
-            nodes,
-            movetime: movetime_ms.map(Duration::from_millis),
-            ..Go::default()
-        })
-    }
-
     /// Reads the tokens after `go`. A negative time is taken as 0; a
     /// negative count (`depth`, `nodes`, `mate`, `movestogo`) is refused.
     ///
