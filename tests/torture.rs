@@ -563,6 +563,10 @@ fn is_defined_notice(line: &str) -> bool {
     if text.starts_with("no legal moves: the game is over (") {
         return true;
     }
+    // `help`'s lines.
+    if tuzdyk_engine::server::HELP.contains(&text) {
+        return true;
+    }
     if is_strength_notice(text) {
         return true;
     }

@@ -21,6 +21,7 @@ use tuzdyk_protocol::{
 };
 
 use crate::engine::{Engine, Listener};
+pub use extras::HELP;
 pub use output::{Output, SharedBuffer};
 
 /// The engine's name and version as `id name` gives them.
