@@ -18,7 +18,7 @@ pub mod selfplay;
 pub mod texel;
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use tuzdyk_notation::console::{self, OutputError, Stream};
 
@@ -51,6 +51,30 @@ pub struct Args {
     pub threads: Option<usize>,
 }
 
+/// A file that cannot be written (the commands' own output is the
+/// console's `OutputError`).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}: {error}", .path.display())]
+pub struct WriteError {
+    pub path: PathBuf,
+    #[source]
+    pub error: io::Error,
+}
+
+impl WriteError {
+    pub fn new(path: &Path, error: io::Error) -> WriteError {
+        WriteError {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+
+    /// [`WriteError::new`] for `map_err`.
+    pub fn to(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
+        move |error| WriteError::new(path, error)
+    }
+}
+
 /// Why `tune` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TuneError {
@@ -59,12 +83,8 @@ pub enum TuneError {
         threads: usize,
         error: rayon::ThreadPoolBuildError,
     },
-    #[error("cannot write {path}: {error}", path = .path.display())]
-    Write {
-        path: PathBuf,
-        #[source]
-        error: io::Error,
-    },
+    #[error("{0}")]
+    Write(#[from] WriteError),
     #[error(transparent)]
     Load(#[from] selfplay::LoadError),
     #[error("no positions in {}", .0.display())]
@@ -99,10 +119,7 @@ pub fn run(args: Args) -> Result<(), TuneError> {
             .build()
             .map_err(|error| TuneError::Threads { threads, error })?;
         let samples = pool.install(|| selfplay::generate(args.games, args.nodes, args.seed));
-        selfplay::save(&args.data, &samples).map_err(|error| TuneError::Write {
-            path: args.data.clone(),
-            error,
-        })?;
+        selfplay::save(&args.data, &samples).map_err(WriteError::to(&args.data))?;
         console::err(format_args!(
             "{} positions written to {}",
             samples.len(),
@@ -138,10 +155,7 @@ pub fn run(args: Args) -> Result<(), TuneError> {
     );
     match &args.write {
         Some(path) => {
-            std::fs::write(path, &source).map_err(|error| TuneError::Write {
-                path: path.clone(),
-                error,
-            })?;
+            std::fs::write(path, &source).map_err(WriteError::to(path))?;
             report.push_str(&format!("weights written to {}\n", path.display()));
         }
         None => report.push_str(&source),

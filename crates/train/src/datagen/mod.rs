@@ -26,14 +26,14 @@ pub mod record;
 pub mod run;
 
 use std::fs::File;
-use std::io::{self, BufWriter};
-use std::path::PathBuf;
+use std::io::BufWriter;
 
 use tuzdyk_notation::console::{self, OutputError, Stream};
 
 pub use args::{Args, PliesRange, Shard};
 pub use record::{RECORD_SIZE, Reader, Record};
 
+use crate::WriteError;
 use game::Recipe;
 use info::InfoError;
 use run::Stopped;
@@ -47,19 +47,11 @@ pub enum DatagenError {
     #[error("--eval {0}")]
     Eval(#[from] ChoiceError),
     /// `--out` cannot be made: nothing was played.
-    #[error("cannot write {path}: {error}", path = .path.display())]
-    Create {
-        path: PathBuf,
-        #[source]
-        error: io::Error,
-    },
+    #[error("{0}")]
+    Create(WriteError),
     /// The records stopped being written during the run.
-    #[error("cannot write {path}: {error}", path = .path.display())]
-    Write {
-        path: PathBuf,
-        #[source]
-        error: io::Error,
-    },
+    #[error("{0}")]
+    Write(WriteError),
     #[error(transparent)]
     Info(#[from] InfoError),
     #[error("{0}")]
@@ -71,7 +63,7 @@ impl DatagenError {
     /// records (it had started) is 1.
     pub fn status(&self) -> u8 {
         match self {
-            DatagenError::Write { .. } => 1,
+            DatagenError::Write(_) => 1,
             _ => 2,
         }
     }
@@ -95,14 +87,8 @@ pub fn run(args: Args) -> Result<(), DatagenError> {
         |t| t as usize,
     );
     let range = args.shard.games(games);
-    let write_error = |error| DatagenError::Write {
-        path: out.to_path_buf(),
-        error,
-    };
-    let file = File::create(out).map_err(|error| DatagenError::Create {
-        path: out.to_path_buf(),
-        error,
-    })?;
+    let file =
+        File::create(out).map_err(|error| DatagenError::Create(WriteError::new(out, error)))?;
     let recipe = Recipe {
         seed: args.seed,
         evaluator: args.evaluator()?,
@@ -125,7 +111,7 @@ pub fn run(args: Args) -> Result<(), DatagenError> {
         progress.update(c)
     })
     .map_err(|stopped| match stopped {
-        Stopped::Write(error) => write_error(error),
+        Stopped::Write(error) => DatagenError::Write(WriteError::new(out, error)),
         Stopped::Progress(error) => error.into(),
     })?;
     Ok(progress.finish(&counts)?)
