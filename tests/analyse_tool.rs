@@ -37,8 +37,7 @@ fn stderr(output: &Output) -> String {
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("analyse-{}-{name}", std::process::id()));
+    let path = common::scratch_file("analyse_tool", name);
     std::fs::write(&path, text).unwrap();
     path
 }

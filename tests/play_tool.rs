@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Output;
 
 use tuzdyk_notation::record::{self, GameRecord};
@@ -85,8 +84,7 @@ fn a_scripted_game_is_played_to_its_end() {
         script.push_str(&format!("{}\n", i % 9 + 1));
     }
     script.push_str("quit\n");
-    let pgn = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("play-{}-full.pgn", std::process::id()));
+    let pgn = common::scratch_file("play_tool", "full.pgn");
     let _ = std::fs::remove_file(&pgn);
     let (output, text) = run(&["--pgn", pgn.to_str().unwrap()], &script);
     assert!(output.status.success());
