@@ -1,19 +1,22 @@
 //! The command line: `tuzdyk` alone speaks the protocol on stdin/stdout;
 //! subcommands run the tools and the GUI (protocol clients all), and
-//! `bench`, `perft`, `replay`, `tune`, `datagen` and `train` run in process.
+//! `bench`, `perft`, `replay` ([`crate::commands`]), `tune`, `datagen` and
+//! `train` run in process. Each command returns its typed error, printed
+//! here once ([`finish`]).
 
-use std::io::Write;
+use std::error::Error;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
 use tuzdyk_engine::bench;
-use tuzdyk_notation::{record, tfen};
-use tuzdyk_protocol::EngineOption;
-use tuzdyk_rules::{Position, perft};
-use tuzdyk_search::eval::Evaluator;
+use tuzdyk_notation::console::OutputError;
+use tuzdyk_tools::{analyse, matches, play, rating};
+use tuzdyk_train::{datagen, network};
+
+use crate::commands::{self, BenchError, PerftError, ReplayError};
 
 #[derive(Parser, Debug)]
 #[command(name = "tuzdyk", version, about = "A Togyz Kumalak (Toguz Korgool) engine", long_about = None)]
@@ -72,16 +75,21 @@ pub enum Command {
     Train(tuzdyk_train::network::command::Args),
     /// Replay game records and check every move and annotation.
     Replay {
-        /// Files in PlayOK notation.
+        /// Files in PlayOK notation; `-` reads standard input.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Also print each good game's final position (TFEN).
+        /// Print only each good game's final position (TFEN) on standard
+        /// output; the problems and the summary go to standard error.
         #[arg(long)]
         fen: bool,
     },
 }
 
-/// Runs the command line and returns the process exit status.
+/// Runs the command line and returns the process exit status: 0 when the
+/// command did its work, 1 when it did and found bad input (`replay`,
+/// `analyse`) or a match had to stop, 2 when it could not run (bad
+/// arguments, a file it cannot read or write, an engine that will not
+/// start). A command whose reader went away (`| head`) ends quietly.
 pub fn run() -> ExitCode {
     // Logs go to stderr only; RUST_LOG=debug shows the protocol traffic.
     let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -97,156 +105,69 @@ pub fn run() -> ExitCode {
             return ExitCode::from(status);
         }
     };
-    match cli.command {
-        None => {
-            tuzdyk_engine::server::run_stdio();
-            ExitCode::SUCCESS
-        }
-        Some(Command::Perft {
+    let Some(command) = cli.command else {
+        tuzdyk_engine::server::run_stdio();
+        return ExitCode::SUCCESS;
+    };
+    match command {
+        Command::Perft {
             depth,
             fen,
             divide,
             threads,
-        }) => run_perft(depth, fen.as_deref(), divide, threads),
-        Some(Command::Replay { files, fen }) => run_replay(&files, fen),
-        Some(Command::Bench {
+        } => finish(
+            commands::perft(depth, fen.as_deref(), divide, threads),
+            PerftError::status,
+        ),
+        Command::Replay { files, fen } => {
+            finish(commands::replay(&files, fen), ReplayError::status)
+        }
+        Command::Bench {
             depth,
             threads,
             eval,
-        }) => run_bench(depth, threads, eval.as_deref()),
-        Some(Command::Match(args)) => tuzdyk_tools::matches::run(args),
-        Some(Command::Analyse(args)) => tuzdyk_tools::analyse::run(args),
-        Some(Command::Play(args)) => tuzdyk_tools::play::run(args),
-        Some(Command::Rating(args)) => tuzdyk_tools::rating::run(args),
-        Some(Command::Gui(args)) => tuzdyk_gui::run(args),
-        Some(Command::Tune(args)) => tuzdyk_train::run(args),
-        Some(Command::Datagen(args)) => tuzdyk_train::datagen::run(args),
-        Some(Command::Train(args)) => tuzdyk_train::network::command::run(args),
+        } => finish(
+            commands::bench(depth, threads, eval.as_deref()),
+            BenchError::status,
+        ),
+        Command::Match(args) => finish(matches::run(args), matches::MatchError::status),
+        Command::Analyse(args) => finish(analyse::run(args), analyse::AnalyseError::status),
+        Command::Play(args) => finish(play::run(args), play::PlayError::status),
+        Command::Rating(args) => finish(rating::run(args), rating::RatingError::status),
+        // The GUI prints its own errors (crates/gui is being rewritten
+        // apart from this change; it keeps its ExitCode).
+        Command::Gui(args) => tuzdyk_gui::run(args),
+        Command::Tune(args) => finish(tuzdyk_train::run(args), tuzdyk_train::TuneError::status),
+        Command::Datagen(args) => finish(datagen::run(args), datagen::DatagenError::status),
+        Command::Train(args) => finish(
+            network::command::run(args),
+            network::command::TrainError::status,
+        ),
     }
 }
 
-/// Prints `error: <message>` on stderr.
-fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
-}
-
-fn run_perft(depth: u32, fen: Option<&str>, divide: bool, threads: Option<usize>) -> ExitCode {
-    let pos = match fen {
-        Some(text) => match tfen::parse(text) {
-            Ok(pos) => pos,
-            Err(e) => return fail(format!("invalid --fen '{text}': {e}")),
-        },
-        None => Position::startpos(),
-    };
-    if !(1..=30).contains(&depth) {
-        return fail(format!("perft depth {depth} is out of range 1..30"));
-    }
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        return fail("--threads must be at least 1");
-    }
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool,
-        Err(e) => return fail(format!("cannot start {threads} threads: {e}")),
-    };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if divide && depth > 0 {
-        for (mv, nodes) in pool.install(|| perft::divide(&pos, depth)) {
-            let _ = writeln!(out, "{mv} {nodes}");
+/// The one place a command's error is printed: once, as `error: <message>`
+/// on stderr, with the command's exit status. A command that stopped
+/// because the reader of its output went away (a closed pipe, `| head`)
+/// has failed at nothing and says nothing: status 0.
+fn finish<E: Error + 'static>(result: Result<(), E>, status: fn(&E) -> u8) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if reader_gone(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            // With stderr closed too there is nobody left to tell.
+            let _ = writeln!(io::stderr(), "error: {error}");
+            ExitCode::from(status(&error))
         }
     }
-    for d in 1..=depth {
-        let started = Instant::now();
-        let nodes = pool.install(|| perft::parallel_perft(&pos, d));
-        let elapsed = started.elapsed();
-        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-        let _ = writeln!(
-            out,
-            "depth {d} nodes {nodes} time {} nps {nps}",
-            elapsed.as_millis()
-        );
-        let _ = out.flush();
-    }
-    ExitCode::SUCCESS
 }
 
-/// With `--fen`, standard output carries only the final positions (one
-/// TFEN per good game, ready for a pipe into `analyse`); the problem lines
-/// and the summary go to standard error. Without it they go to standard output.
-fn run_replay(files: &[PathBuf], print_fen: bool) -> ExitCode {
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let mut out = stdout.lock();
-    let mut err = stderr.lock();
-    let mut report = |line: String| {
-        let _ = if print_fen {
-            writeln!(err, "{line}")
-        } else {
-            writeln!(out, "{line}")
-        };
-    };
-    let (mut games, mut ok, mut failed) = (0usize, 0usize, 0usize);
-    let mut positions = Vec::new();
-    for path in files {
-        let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) => {
-                report(format!("{}: cannot read: {e}", path.display()));
-                failed += 1;
-                continue;
-            }
-        };
-        for game in record::parse_games(&text) {
-            games += 1;
-            match game {
-                Ok(game) => {
-                    ok += 1;
-                    if print_fen {
-                        positions.push(tfen::write(&game.final_position()));
-                    }
-                }
-                Err(e) => {
-                    failed += 1;
-                    report(format!("{}: {e}", path.display()));
-                }
-            }
-        }
-    }
-    report(format!("games {games} ok {ok} failed {failed}"));
-    for position in positions {
-        if writeln!(out, "{position}").is_err() {
-            break;
-        }
-    }
-    if failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-fn run_bench(depth: u32, threads: usize, eval: Option<&str>) -> ExitCode {
-    if !(1..=64).contains(&depth) {
-        return fail(format!("bench depth {depth} is out of range 1..64"));
-    }
-    let (min, max) = EngineOption::Threads.range();
-    if !(min..=max).contains(&(threads as i64)) {
-        return fail(format!("--threads {threads} is out of range {min}..{max}"));
-    }
-    let evaluator = match eval.map(Evaluator::named).transpose() {
-        Ok(evaluator) => evaluator.unwrap_or_default(),
-        Err(e) => return fail(format!("--eval {e}")),
-    };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let report = bench::run_with(depth, threads, &evaluator, |line| {
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
-    });
-    let _ = writeln!(out, "time {}", report.time.as_millis());
-    let _ = writeln!(out, "{} nodes {} nps", report.nodes, report.nps());
-    ExitCode::SUCCESS
+/// Whether `error` comes from writing the command's own output (an
+/// [`OutputError`], never a file or an engine's pipe) to a pipe nobody
+/// reads any more.
+fn reader_gone(error: &(dyn Error + 'static)) -> bool {
+    std::iter::successors(Some(error), |&e| e.source()).any(|e| {
+        e.downcast_ref::<OutputError>()
+            .is_some_and(OutputError::reader_gone)
+    })
 }

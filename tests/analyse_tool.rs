@@ -6,9 +6,8 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use tuzdyk_notation::{record, tfen};
 use tuzdyk_rules::Move;
@@ -38,8 +37,7 @@ fn stderr(output: &Output) -> String {
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("analyse-{}-{name}", std::process::id()));
+    let path = common::scratch_file("analyse_tool", name);
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -489,7 +487,7 @@ fn files_and_stdin_are_read_in_order() {
 
 #[test]
 fn another_engine_command_can_be_given() {
-    let engine = env!("CARGO_BIN_EXE_tuzdyk");
+    let engine = common::TUZDYK;
     let output = analyse(
         &["--engine-cmd", engine, "--nodes", "2000"],
         &format!("{P1}\n"),
@@ -683,28 +681,16 @@ fn a_bad_game_is_reported_and_the_others_reviewed() {
 }
 
 #[test]
-fn output_stops_quietly_when_the_reader_goes_away() {
-    // `... | head -1`: the reader closes the pipe after one line.
-    // More output than a pipe buffers, so that writing does fail.
-    let input: String = std::iter::repeat_n(format!("{P1}\n"), 1000).collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
-        .args(["analyse", "--depth", "2"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let mut stdout = child.stdout.take().unwrap();
-    let mut first = [0u8; 1];
-    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
-    drop(stdout);
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(output.status.success(), "ends by itself, quietly: {err}");
+fn bad_lines_are_quoted_without_control_characters() {
+    let output = analyse(&["--depth", "1"], "bad\u{1b}[31mline\n");
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(
+        !err.contains('\u{1b}'),
+        "an escape sequence got through: {err:?}"
+    );
+    assert!(
+        err.contains("stdin:1: invalid TFEN 'bad?[31mline'"),
+        "{err}"
+    );
 }

@@ -1,8 +1,10 @@
 //! The `tuzdyk` binary as a user runs it: `perft` and `replay`, their output
 //! formats, exit statuses and error messages.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use tuzdyk_notation::{record, tfen};
 
@@ -10,12 +12,7 @@ const GAMES_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/playok
 const P1: &str = "1S,1S,5S,7S,6S,18S,6S,1,t/1S,2S,20S,7S,19S,t,1S,2S,1 42 24 S 11";
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the tuzdyk binary runs")
+    common::run_tuzdyk(args)
 }
 
 fn stdout(output: &Output) -> String {
@@ -260,4 +257,46 @@ fn replay_without_a_file_fails() {
     assert!(!output.status.success());
     assert_no_panic(&output);
     assert!(!stderr(&output).is_empty());
+}
+
+#[test]
+fn replay_dash_reads_standard_input() {
+    let games = std::fs::read_to_string(GAMES_FILE).unwrap();
+    let output = common::run_tuzdyk_with_input(&["replay", "-"], &games);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "games 1229 ok 1229 failed 0\n");
+    // Bad games on stdin are named after it.
+    let output = common::run_tuzdyk_with_input(&["replay", "-", GAMES_FILE], "1. 11 22 *\n");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert!(out.starts_with("stdin: game 1"), "{out}");
+    assert!(out.ends_with("games 1230 ok 1229 failed 1\n"), "{out}");
+    assert_eq!(
+        stderr(&output),
+        "error: 1 of the games and files failed (see above)\n"
+    );
+}
+
+/// What `--help` says is so: the file `tune --write` is for exists, and
+/// `replay --fen` prints only positions, as README says.
+#[test]
+fn help_texts_say_what_is_so() {
+    let tune = stdout(&run(&["tune", "--help"]));
+    let named: Vec<&str> = tune
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .filter(|word| word.starts_with("crates/") && word.ends_with(".rs"))
+        .collect();
+    assert!(!named.is_empty(), "{tune}");
+    for file in named {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(file);
+        assert!(
+            path.exists(),
+            "tune --help names {file}, which does not exist"
+        );
+    }
+    let replay = stdout(&run(&["replay", "--help"]));
+    assert!(
+        replay.contains("Print only each good game's final position"),
+        "{replay}"
+    );
 }

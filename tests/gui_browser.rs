@@ -12,8 +12,10 @@
 //! how to install it.
 //!
 //! `TUZDYK_GUI_SCREENSHOTS=docs` also saves `docs/gui.png` (desktop) and
-//! `docs/gui-phone.png` (phone).
+//! `docs/gui-phone.png` (phone). Every test's name starts `browser_`, so
+//! that a machine without Chromium can leave them out by name (README).
 
+mod common;
 mod gui_support;
 
 use std::io::{Read, Write};
@@ -540,7 +542,7 @@ async fn the_wrong_presses_play_nothing(browser: &Browser, viewport: Viewport) {
 }
 
 #[test]
-fn a_whole_game_by_mouse_on_a_desktop_then_its_review() {
+fn browser_whole_game_by_mouse_on_a_desktop_then_its_review() {
     runtime().block_on(async {
         let server = Server::start(&[]);
         let browser = Browser::start("desktop", Viewport::Desktop).await;
@@ -643,7 +645,7 @@ async fn desktop_screenshot(browser: &Browser, path: &str) {
 }
 
 #[test]
-fn a_whole_game_by_touch_on_a_phone() {
+fn browser_whole_game_by_touch_on_a_phone() {
     runtime().block_on(async {
         let server = Server::start(&[]);
         let browser = Browser::start("phone", Viewport::Phone).await;
@@ -676,7 +678,7 @@ fn a_whole_game_by_touch_on_a_phone() {
 }
 
 #[test]
-fn a_whole_game_by_keyboard_alone() {
+fn browser_whole_game_by_keyboard_alone() {
     runtime().block_on(async {
         let server = Server::start(&[]);
         let browser = Browser::start("keyboard", Viewport::Desktop).await;
@@ -752,7 +754,7 @@ async fn board_holes(browser: &Browser) -> Vec<u8> {
 }
 
 #[test]
-fn the_engine_lines_show_on_the_board_and_the_hint_on_its_hole() {
+fn browser_engine_lines_show_on_the_board_and_the_hint_on_its_hole() {
     runtime().block_on(async {
         let server = Server::start(&[]);
         let browser = Browser::start("lines", Viewport::Desktop).await;
@@ -895,7 +897,7 @@ async fn every_language_on(viewport: Viewport) {
 }
 
 #[test]
-fn every_language_replaces_every_visible_text() {
+fn browser_every_language_replaces_every_visible_text() {
     runtime().block_on(async {
         every_language_on(Viewport::Desktop).await;
         every_language_on(Viewport::Phone).await;
@@ -905,7 +907,7 @@ fn every_language_replaces_every_visible_text() {
 /// An error stays until the next action, and no longer; a long one does
 /// not widen the phone's page.
 #[test]
-fn an_error_goes_with_the_next_good_action() {
+fn browser_error_goes_with_the_next_good_action() {
     runtime().block_on(async {
         let server = Server::start(&[]);
         let browser = Browser::start("errors", Viewport::Phone).await;
@@ -968,7 +970,7 @@ fn an_error_goes_with_the_next_good_action() {
 /// CPU slowed four times); the server's memory with four games open.
 #[test]
 #[ignore = "a measurement, not a test"]
-fn measure_page_weight_click_to_reply_long_tasks_and_memory() {
+fn browser_measure_page_weight_click_to_reply_long_tasks_and_memory() {
     runtime().block_on(async {
         let server = Server::start(&[]);
         // The page: every file it is made of, and what the browser fetched.

@@ -5,9 +5,12 @@
 //! No test asserts on elapsed time; time limits are short only so that the
 //! tests stay fast, and every check holds on a slow, busy machine.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::TUZDYK;
 use tuzdyk_notation::record;
 use tuzdyk_tools::matches::openings;
 
@@ -35,8 +38,6 @@ fn regenerate_openings() {
     println!("{} openings written to {SUITE_FILE}", lines.len());
 }
 
-const TUZDYK: &str = env!("CARGO_BIN_EXE_tuzdyk");
-
 /// A position where each side's hole 1 is empty and stays empty for a
 /// move: White (South) has one stone in each of holes 2-4, which stay on
 /// White's side when sown; Black (North) has 5 in holes 2-9. An engine
@@ -52,20 +53,12 @@ fn fake(name: &str) -> String {
 
 /// A fresh directory for one test's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("match_tool_{test}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("match_tool_{test}"))
 }
 
 fn run_match(args: &[&str]) -> Output {
-    Command::new(TUZDYK)
-        .arg("match")
-        .args(args)
-        .env_remove("RUST_LOG")
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the tuzdyk binary runs")
+    let args: Vec<&str> = ["match"].iter().chain(args).copied().collect();
+    common::run_tuzdyk(&args)
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -216,11 +209,7 @@ fn a_real_match_between_two_levels() {
     assert_ne!(start_of("1"), start_of("3"));
 
     // And the binary's own replay agrees.
-    let replayed = Command::new(TUZDYK)
-        .arg("replay")
-        .arg(&pgn)
-        .output()
-        .unwrap();
+    let replayed = common::run_tuzdyk(&["replay", pgn.to_str().unwrap()]);
     assert!(replayed.status.success());
     assert_eq!(text(&replayed.stdout).trim(), "games 4 ok 4 failed 0");
 }
@@ -281,194 +270,161 @@ fn the_json_summary_is_one_object() {
     assert_eq!((depth, in_string), (0, false), "{json}");
 }
 
-#[test]
-fn an_illegal_move_loses_and_is_recorded() {
-    let dir = scratch("illegal");
-    let openings = write_openings(&dir, &[HOLE_1_EMPTY]);
-    let pgn = dir.join("games.pgn");
-    let illegal = format!("cmd={}", fake("illegal.sh"));
-    let engine = format!("cmd={TUZDYK}");
-    let output = run_match(&[
-        "--engine",
-        &illegal,
-        "name=fake",
-        "--engine",
-        &engine,
-        "name=tuzdyk",
-        "--depth",
-        "2",
-        "--games",
-        "2",
-        "--openings",
-        openings.to_str().unwrap(),
-        "--pgn",
-        pgn.to_str().unwrap(),
-        "--json",
-    ]);
-    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
-    assert!(output.status.success(), "{stdout}\n{stderr}");
-    assert_eq!(json_field(&stdout, "losses"), "2", "{stdout}");
-    assert!(
-        forfeits(&stdout, 0).contains("\"illegal_move\":2"),
-        "{stdout}"
-    );
-    assert!(
-        forfeits(&stdout, 1).contains("\"illegal_move\":0"),
-        "{stdout}"
-    );
-    assert!(
-        stderr.contains("illegal move '1' by fake at move 1 (hole 1 is empty)"),
-        "{stderr}"
-    );
-    let games = replay(&pgn);
-    assert_eq!(games.len(), 2);
-    for game in &games {
-        let termination = game.tag("Termination").unwrap();
-        assert!(
-            termination.starts_with("illegal move '1' by fake at move 1"),
-            "{termination}"
-        );
-        let fake_is_white = game.tag("White") == Some("fake");
-        // As White the fake moves first; as Black after tuzdyk's one move.
-        assert_eq!(game.game.moves().len(), if fake_is_white { 0 } else { 1 });
-        assert_eq!(
-            game.tag("Result"),
-            Some(if fake_is_white { "0-1" } else { "1-0" })
-        );
-    }
+/// One kind of misbehaving engine and what the referee makes of it.
+struct Forfeit {
+    test: &'static str,
+    /// The fake engine's `cmd=` value, given the test's scratch folder.
+    fake: fn(&Path) -> String,
+    name: &'static str,
+    /// Whether the fake is the first engine (else the second).
+    first: bool,
+    limits: &'static [&'static str],
+    games: usize,
+    /// Start from [`HOLE_1_EMPTY`] (else the built-in openings).
+    hole_1_empty: bool,
+    /// The forfeit kind, as the JSON summary names it, and how many.
+    kind: &'static str,
+    count: usize,
+    /// How the forfeited games' Termination tag starts and ends.
+    starts: &'static str,
+    ends: &'static str,
 }
 
+/// The referee against every kind of misbehaving engine: it loses the
+/// games it spoils, by the right kind of forfeit, recorded in the summary,
+/// on stderr and in the game records (which replay), and the match goes on.
 #[test]
-fn a_crash_loses_and_the_match_goes_on() {
-    let dir = scratch("crash");
-    let marker = dir.join("crashed-once");
-    let pgn = dir.join("games.pgn");
-    // Crashes in its first game, then is a real tuzdyk when restarted.
-    let crash_once = format!("cmd={} {} {TUZDYK}", fake("crash.sh"), marker.display());
-    let engine = format!("cmd={TUZDYK}");
-    let output = run_match(&[
-        "--engine",
-        &crash_once,
-        "name=fragile",
-        "--engine",
-        &engine,
-        "name=tuzdyk",
-        "--depth",
-        "2",
-        "--games",
-        "4",
-        "--max-plies",
-        "30",
-        "--pgn",
-        pgn.to_str().unwrap(),
-        "--json",
-    ]);
-    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
-    assert!(output.status.success(), "{stdout}\n{stderr}");
-    assert!(marker.exists());
-    assert_eq!(json_field(&stdout, "games"), "4", "{stdout}");
-    assert!(forfeits(&stdout, 0).contains("\"crash\":1"), "{stdout}");
-    assert!(stderr.contains("fragile crashed at move "), "{stderr}");
-    let mut games = replay(&pgn);
-    games.sort_by_key(|g| g.tag("Round").unwrap().parse::<u32>().unwrap());
-    assert_eq!(games.len(), 4);
-    let terminations: Vec<&str> = games
-        .iter()
-        .map(|g| g.tag("Termination").unwrap())
-        .collect();
-    assert!(
-        terminations[0].starts_with("fragile crashed at move "),
-        "{terminations:?}"
-    );
-    assert_eq!(record::result_text(games[0].result), "0-1");
-    // After the restart the games are played out (or adjudicated at 30 plies).
-    for (game, termination) in games.iter().zip(&terminations).skip(1) {
+fn a_misbehaving_engine_loses_by_forfeit_and_the_match_goes_on() {
+    let cases = [
+        Forfeit {
+            test: "illegal",
+            // Answers hole 1 at once, which is empty in both colours' first move.
+            fake: |_| format!("cmd={}", fake("illegal.sh")),
+            name: "fake",
+            first: true,
+            limits: &["--depth", "2"],
+            games: 2,
+            hole_1_empty: true,
+            kind: "illegal_move",
+            count: 2,
+            starts: "illegal move '1' by fake at move 1",
+            ends: "(hole 1 is empty)",
+        },
+        Forfeit {
+            test: "crash",
+            // Crashes in its first game, then is a real tuzdyk when restarted.
+            fake: |dir| {
+                format!(
+                    "cmd={} {} {TUZDYK}",
+                    fake("crash.sh"),
+                    dir.join("crashed-once").display()
+                )
+            },
+            name: "fragile",
+            first: true,
+            limits: &["--depth", "2", "--max-plies", "30"],
+            games: 4,
+            hole_1_empty: false,
+            kind: "crash",
+            count: 1,
+            starts: "fragile crashed at move ",
+            ends: "",
+        },
+        Forfeit {
+            test: "hang",
+            fake: |_| format!("cmd={}", fake("hang.sh")),
+            name: "sleeper",
+            first: false,
+            limits: &["--tc", "0.5+0", "--timeout-margin", "300"],
+            games: 2,
+            hole_1_empty: false,
+            kind: "hang",
+            count: 2,
+            starts: "sleeper hung at move ",
+            ends: " ms)",
+        },
+        Forfeit {
+            test: "flag",
+            // Answers a legal move (hole 2) after 0.3 s with 0.1 s on its clock.
+            fake: |_| format!("cmd={} 0.3 2", fake("slow.sh")),
+            name: "slowpoke",
+            first: true,
+            limits: &["--tc", "0.1", "--timeout-margin", "20000"],
+            games: 1,
+            hole_1_empty: true,
+            kind: "time_forfeit",
+            count: 1,
+            starts: "slowpoke lost on time at move 1 (used ",
+            ends: ", had 100 ms)",
+        },
+    ];
+    for case in cases {
+        let dir = scratch(case.test);
+        let pgn = dir.join("games.pgn");
+        let fake_engine = (case.fake)(&dir);
+        let real = format!("cmd={TUZDYK}");
+        let fake_name = format!("name={}", case.name);
+        let mut engines = [
+            ["--engine", &fake_engine, &fake_name],
+            ["--engine", &real, "name=tuzdyk"],
+        ];
+        if !case.first {
+            engines.swap(0, 1);
+        }
+        let games = case.games.to_string();
+        let openings = write_openings(&dir, &[HOLE_1_EMPTY]);
+        let mut args: Vec<&str> = engines.concat();
+        args.extend_from_slice(case.limits);
+        args.extend_from_slice(&["--games", &games, "--pgn", pgn.to_str().unwrap(), "--json"]);
+        if case.hole_1_empty {
+            args.extend_from_slice(&["--openings", openings.to_str().unwrap()]);
+        }
+        let output = run_match(&args);
+        let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+        let what = format!("{}: {stdout}\n{stderr}", case.test);
+        assert!(output.status.success(), "{what}");
+        assert_eq!(json_field(&stdout, "games"), games, "{what}");
+        let fake_index = usize::from(!case.first);
+        let kinds = forfeits(&stdout, fake_index);
         assert!(
-            termination.starts_with("normal") || *termination == "adjudicated: draw after 30 plies",
-            "{terminations:?}"
+            kinds.contains(&format!("\"{}\":{}", case.kind, case.count)),
+            "{what}"
         );
-        assert!(game.game.moves().len() >= 11, "{termination}");
-    }
-}
-
-#[test]
-fn a_hung_engine_loses_and_is_restarted() {
-    let dir = scratch("hang");
-    let pgn = dir.join("games.pgn");
-    let hang = format!("cmd={}", fake("hang.sh"));
-    let engine = format!("cmd={TUZDYK}");
-    let output = run_match(&[
-        "--engine",
-        &engine,
-        "name=tuzdyk",
-        "--engine",
-        &hang,
-        "name=sleeper",
-        "--tc",
-        "0.5+0",
-        "--timeout-margin",
-        "300",
-        "--games",
-        "2",
-        "--pgn",
-        pgn.to_str().unwrap(),
-        "--json",
-    ]);
-    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
-    assert!(output.status.success(), "{stdout}\n{stderr}");
-    assert_eq!(json_field(&stdout, "wins"), "2", "{stdout}");
-    assert!(forfeits(&stdout, 1).contains("\"hang\":2"), "{stdout}");
-    let games = replay(&pgn);
-    assert_eq!(games.len(), 2);
-    for game in &games {
-        let termination = game.tag("Termination").unwrap();
         assert!(
-            termination.starts_with("sleeper hung at move ")
-                && termination.contains(" (no answer within "),
-            "{termination}"
+            forfeits(&stdout, 1 - fake_index).contains(&format!("\"{}\":0", case.kind)),
+            "{what}"
         );
-        assert_eq!(game.tag("TimeControl"), Some("0.5"));
+        assert!(stderr.contains(case.starts), "{what}");
+        let mut records = replay(&pgn);
+        assert_eq!(records.len(), case.games, "{what}");
+        records.sort_by_key(|g| g.tag("Round").unwrap().parse::<u32>().unwrap());
+        let mut forfeited = 0;
+        for game in &records {
+            let termination = game.tag("Termination").unwrap();
+            if termination.starts_with(case.starts) {
+                forfeited += 1;
+                assert!(termination.ends_with(case.ends), "{termination}");
+                // The fake lost it.
+                let fake_is_white = game.tag("White") == Some(case.name);
+                let lost = if fake_is_white { "0-1" } else { "1-0" };
+                assert_eq!(record::result_text(game.result), lost, "{termination}");
+            } else {
+                // The other games are played out after a restart (or
+                // adjudicated at the ply limit).
+                assert!(
+                    termination.starts_with("normal")
+                        || termination.starts_with("adjudicated: draw after"),
+                    "{termination}"
+                );
+                assert!(game.game.moves().len() >= 11, "{termination}");
+            }
+            if let Some(index) = case.limits.iter().position(|a| *a == "--tc") {
+                let clock = case.limits[index + 1].trim_end_matches("+0");
+                assert_eq!(game.tag("TimeControl"), Some(clock));
+            }
+        }
+        assert_eq!(forfeited, case.count, "{what}");
     }
-}
-
-#[test]
-fn a_flag_loses_on_time() {
-    let dir = scratch("flag");
-    let openings = write_openings(&dir, &[HOLE_1_EMPTY]);
-    let pgn = dir.join("games.pgn");
-    // Answers a legal move (hole 2) after 0.3 s with 0.1 s on its clock.
-    let slow = format!("cmd={} 0.3 2", fake("slow.sh"));
-    let engine = format!("cmd={TUZDYK}");
-    let output = run_match(&[
-        "--engine",
-        &slow,
-        "name=slowpoke",
-        "--engine",
-        &engine,
-        "name=tuzdyk",
-        "--tc",
-        "0.1",
-        "--timeout-margin",
-        "20000",
-        "--games",
-        "1",
-        "--openings",
-        openings.to_str().unwrap(),
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
-    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
-    assert!(output.status.success(), "{stdout}\n{stderr}");
-    assert!(stdout.contains("slowpoke: 1 time forfeit"), "{stdout}");
-    let games = replay(&pgn);
-    assert_eq!(games.len(), 1);
-    let termination = games[0].tag("Termination").unwrap();
-    assert!(
-        termination.starts_with("slowpoke lost on time at move 1 (used "),
-        "{termination}"
-    );
-    assert!(termination.ends_with(", had 100 ms)"), "{termination}");
-    assert_eq!(record::result_text(games[0].result), "0-1");
 }
 
 #[test]

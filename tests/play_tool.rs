@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Output;
 
 use tuzdyk_notation::record::{self, GameRecord};
@@ -85,8 +84,7 @@ fn a_scripted_game_is_played_to_its_end() {
         script.push_str(&format!("{}\n", i % 9 + 1));
     }
     script.push_str("quit\n");
-    let pgn = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("play-{}-full.pgn", std::process::id()));
+    let pgn = common::scratch_file("play_tool", "full.pgn");
     let _ = std::fs::remove_file(&pgn);
     let (output, text) = run(&["--pgn", pgn.to_str().unwrap()], &script);
     assert!(output.status.success());
@@ -318,4 +316,46 @@ fn bad_options_are_refused() {
     assert_eq!(output.status.code(), Some(2));
     let output = play(&["--side", "north"], "");
     assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn input_is_quoted_without_its_control_characters() {
+    let (output, text) = run(&[], "\u{1b}[31mred\n5\u{1b}[0m\nquit\n");
+    assert!(output.status.success());
+    assert!(
+        !text.contains('\u{1b}'),
+        "an escape sequence got through: {text:?}"
+    );
+    assert!(text.contains("Unknown command '?[31mred'."), "{text}");
+    assert!(
+        text.contains("'5?[0m' is not a hole number (1 to 9)."),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_huge_line_is_measured_not_echoed() {
+    let huge = "x".repeat(1 << 20);
+    let (output, text) = run(&[], &format!("{huge}\nquit\n"));
+    assert!(output.status.success());
+    assert!(
+        text.contains(&format!("That line is {} bytes long", 1 << 20)),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+    assert!(text.len() < 10_000, "{} bytes of output", text.len());
+}
+
+#[test]
+fn the_record_file_is_made_only_when_a_game_ends() {
+    let pgn = common::scratch_file("play_tool", "made-at-the-end.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let path = pgn.to_str().expect("a UTF-8 scratch path");
+    let (output, _) = run(&["--pgn", path], "6\nquit\n");
+    assert!(output.status.success());
+    assert!(!pgn.exists(), "no game ended, yet {path} was made");
+    let (output, _) = run(&["--pgn", path], "resign\nquit\n");
+    assert!(output.status.success());
+    let written = std::fs::read_to_string(&pgn).expect("the record was written");
+    assert_eq!(record::parse_games(&written).len(), 1, "{written}");
 }

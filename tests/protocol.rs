@@ -269,6 +269,154 @@ fn quit_without_a_search_exits_with_status_0() {
     assert!(engine.wait_exit().success());
 }
 
+/// `(many commands) | tuzdyk | head -1`: once its answers cannot be
+/// written, the engine stops reading and exits, quietly. Lines padded to a
+/// kilobyte: a pipe and the engine's reader hold about a hundred, so a
+/// feeder that could write all 20,000 means the engine read them all.
+#[test]
+fn the_engine_stops_within_a_bound_of_lines_once_its_output_is_closed() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+
+    const LINES: usize = 20_000;
+    const BOUND: usize = 1_000;
+    let mut child = common::tuzdyk::<&str>(&[])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    // The reader goes away before the first answer.
+    drop(child.stdout.take());
+    let mut errors = child.stderr.take().expect("piped stderr");
+    let logged = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = errors.read_to_string(&mut text);
+        text
+    });
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let line = format!("isready{}\n", " ".repeat(1016));
+    let written = (0..LINES)
+        .take_while(|_| stdin.write_all(line.as_bytes()).is_ok())
+        .count();
+    drop(stdin);
+    let status = child.wait().expect("the engine exits");
+    let logged = logged.join().expect("the stderr reader ends");
+    assert!(
+        written < BOUND,
+        "the engine read {written} lines after its output closed"
+    );
+    assert!(status.success(), "{status:?}: {logged}");
+    assert!(logged.is_empty(), "the engine logged: {logged}");
+}
+
+#[test]
+fn a_line_too_long_is_refused_with_its_length() {
+    let mut engine = start_uci();
+    for bytes in [65_537, 1_000_024] {
+        let mut line = vec![b'x'; bytes];
+        line.push(b'\n');
+        engine.send_bytes(&line);
+        assert_eq!(
+            engine.sync(),
+            [format!(
+                "info string error: line of {bytes} bytes is too long (at most 65536)"
+            )]
+        );
+    }
+    // The limit itself is a line like any other.
+    let mut line = vec![b' '; 65_536 - 7];
+    line.extend_from_slice(b"isready\n");
+    engine.send_bytes(&line);
+    engine.read_until("readyok", |l| l == "readyok");
+}
+
+#[test]
+fn help_lists_the_commands_as_info_strings() {
+    let mut engine = start_uci();
+    let lines = engine.command("help");
+    assert!(lines.len() >= 3, "{lines:#?}");
+    for line in &lines {
+        assert_eq!(classify(line), Ok(Kind::InfoString), "{line}");
+    }
+    let text = lines.join("\n");
+    for command in [
+        "uci",
+        "isready",
+        "setoption",
+        "position",
+        "go",
+        "stop",
+        "query",
+        "d",
+        "perft",
+        "quit",
+    ] {
+        assert!(
+            text.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|word| word == command),
+            "help does not name {command}: {text}"
+        );
+    }
+    assert_eq!(
+        engine.command("help me"),
+        ["info string error: unknown command 'help me'"]
+    );
+}
+
+/// A person who starts `tuzdyk` at a terminal is told on stderr what it is
+/// and how to leave; a GUI (stdin a pipe) is told nothing.
+#[test]
+fn at_a_terminal_the_engine_says_what_it_is_and_how_to_leave() {
+    use std::fs::File;
+    use std::io::{Read, Write};
+    use std::os::fd::FromRawFd;
+    use std::process::Stdio;
+
+    let (mut controller, mut terminal) = (-1, -1);
+    // SAFETY: openpty writes the two descriptors it opens into the two
+    // integers; the null name, settings and size ask for the defaults.
+    let opened = unsafe {
+        libc::openpty(
+            &mut controller,
+            &mut terminal,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors were just opened by openpty and are owned
+    // here only, by these files.
+    let (mut controller, terminal) =
+        unsafe { (File::from_raw_fd(controller), File::from_raw_fd(terminal)) };
+    let mut child = common::tuzdyk::<&str>(&[])
+        .stdin(terminal)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    controller
+        .write_all(b"quit\n")
+        .expect("the terminal takes a line");
+    let mut said = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped stderr")
+        .read_to_string(&mut said)
+        .expect("stderr is text");
+    assert!(child.wait().expect("the engine exits").success());
+    drop(controller);
+    assert!(
+        said.contains("tuzdyk") && said.contains("help") && said.contains("quit"),
+        "{said}"
+    );
+
+    let piped = common::run_tuzdyk_with_input::<&str>(&[], "quit\n");
+    assert!(piped.stderr.is_empty(), "{piped:?}");
+}
+
 #[test]
 fn go_depth_and_go_nodes_give_one_legal_bestmove_after_integer_info_lines() {
     let mut engine = start_uci();
@@ -939,6 +1087,9 @@ fn error_messages_name_the_offending_token() {
         ("setoption name Hash value lots", "'lots'"),
         ("setoption name Level value sultan", "'sultan'"),
         ("query score", "'score'"),
+        ("go depth -5", "'-5'"),
+        ("go nodes -1", "'nodes'"),
+        ("go movestogo -2", "'movestogo'"),
     ] {
         let answer = engine.command(line);
         assert_eq!(answer.len(), 1, "{line}: {answer:?}");
@@ -1372,8 +1523,28 @@ fn d_draws_the_board_then_fen_and_key() {
             })
         };
         let top = row_at(&black, 0).unwrap_or_else(|| panic!("no Black row {black:?}: {lines:#?}"));
-        row_at(&white, top + 1)
+        let below = row_at(&white, top + 1)
             .unwrap_or_else(|| panic!("no White row {white:?} below Black's: {lines:#?}"));
+        assert_eq!(below, 0, "White's row right below Black's: {lines:#?}");
+        // Each hole's number stands right over or under its count.
+        let ends = |line: &str| -> Vec<usize> {
+            let bytes = line.as_bytes();
+            (0..bytes.len())
+                .filter(|&i| bytes[i] != b' ' && bytes.get(i + 1).is_none_or(|&b| b == b' '))
+                .collect()
+        };
+        let numbers: Vec<&String> = diagram
+            .iter()
+            .filter(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                words == ["9", "8", "7", "6", "5", "4", "3", "2", "1"]
+                    || words == ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
+            })
+            .collect();
+        assert_eq!(numbers.len(), 2, "{lines:#?}");
+        for row in [top, top + 1] {
+            assert_eq!(ends(numbers[0]), ends(&diagram[row]), "{lines:#?}");
+        }
         let has_tuzdik =
             position.tuzdik(Side::White).is_some() || position.tuzdik(Side::Black).is_some();
         assert_eq!(diagram.iter().any(|l| l.contains('X')), has_tuzdik);

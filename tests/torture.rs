@@ -29,7 +29,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -102,11 +102,10 @@ struct Torture {
 
 impl Torture {
     fn start() -> Torture {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
+        let mut child = common::tuzdyk::<&str>(&[])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .env_remove("RUST_LOG")
             .spawn()
             .expect("the tuzdyk binary starts");
         let stdout = child.stdout.take().expect("piped stdout");
@@ -564,6 +563,10 @@ fn is_defined_notice(line: &str) -> bool {
     if text.starts_with("no legal moves: the game is over (") {
         return true;
     }
+    // `help`'s lines.
+    if tuzdyk_engine::server::HELP.contains(&text) {
+        return true;
+    }
     if is_strength_notice(text) {
         return true;
     }
@@ -852,6 +855,7 @@ const GARBAGE: &[&str] = &[
     "perft 0",
     "perft 13",
     "bench x",
+    "help me",
 ];
 
 /// A random valid `setoption` (possibly out of range: clamped, with a notice).
@@ -999,7 +1003,10 @@ fn session(rng: &mut SplitMix64, steps: usize) {
             71..=75 => std::thread::sleep(Duration::from_millis(rng.in_range(1..=25) as u64)),
             76..=78 => t.fen(),
             79..=81 => t.query(rng),
-            82 => t.send(if rng.below(100) < 50 { "moves" } else { "eval" }),
+            82 => {
+                let line: &&str = rng.pick(&["moves", "eval", "help"]);
+                t.send(line);
+            }
             83 => {
                 t.closing();
                 let line = format!("perft {}", rng.in_range(1..=3));

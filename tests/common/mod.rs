@@ -3,7 +3,8 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -16,46 +17,181 @@ use tuzdyk_rules::{Move, Position};
 /// two-core machine. Tests never assert on elapsed time.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Runs the `tuzdyk` binary with `args` (no `RUST_LOG`) to its end.
-pub fn run_tuzdyk(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
+/// How long one run may take before it counts as hung and is killed: far
+/// more than any run needs on a slow, busy machine (a hang is a failure; no
+/// test asserts how long anything took).
+pub const RUN_LIMIT: Duration = Duration::from_secs(600);
+
+/// The binary under test, for tests that name it as an engine command.
+pub const TUZDYK: &str = env!("CARGO_BIN_EXE_tuzdyk");
+
+/// The `tuzdyk` binary with `args`, as a user starts it: without the test
+/// environment's `RUST_LOG` and `RUST_BACKTRACE`. The one place the tests
+/// name the binary.
+pub fn tuzdyk<S: AsRef<OsStr>>(args: &[S]) -> Command {
+    let mut command = Command::new(TUZDYK);
+    command
         .args(args)
         .env_remove("RUST_LOG")
-        .output()
-        .expect("the tuzdyk binary runs")
+        .env_remove("RUST_BACKTRACE");
+    command
 }
 
-/// Runs the `tuzdyk` binary with `args` (no `RUST_LOG`) to its end, with
-/// `input` on its stdin (written from a thread of its own, so that a large
-/// output cannot block the writer), and checks that it did not panic.
-pub fn run_tuzdyk_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
-        .args(args)
-        .env_remove("RUST_LOG")
+/// Runs `tuzdyk args` to its end with nothing on its stdin.
+pub fn run_tuzdyk<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    run_tuzdyk_with_input(args, b"")
+}
+
+/// Runs `tuzdyk args` to its end with `input` on its stdin (written from a
+/// thread of its own, so that a large output cannot block the writer),
+/// killing it after [`RUN_LIMIT`], and checks that it did not panic.
+pub fn run_tuzdyk_with_input<S: AsRef<OsStr>>(args: &[S], input: impl AsRef<[u8]>) -> Output {
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| a.as_ref().to_string_lossy().into_owned())
+        .collect();
+    let mut child = tuzdyk(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the tuzdyk binary runs");
+        .expect("the tuzdyk binary starts");
     let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = input.to_string();
+    let input = input.as_ref().to_vec();
     let writer = std::thread::spawn(move || {
         // The program may exit before reading it all (a `quit` line).
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(&input);
     });
-    let output = child.wait_with_output().expect("tuzdyk finishes");
-    writer.join().expect("the stdin writer ends");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
+    let deadline = Instant::now() + RUN_LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited on") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("tuzdyk {shown:?} did not finish within {RUN_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let _ = writer.join();
+    let output = Output {
+        status,
+        stdout: stdout.join().expect("the stdout reader ends"),
+        stderr: stderr.join().expect("the stderr reader ends"),
+    };
     let err = String::from_utf8_lossy(&output.stderr);
-    assert!(!err.contains("panicked"), "stderr: {err}");
+    assert!(
+        !err.contains("panicked"),
+        "tuzdyk {shown:?} panicked: {err}"
+    );
     output
 }
 
-/// A file name in a scratch folder of its own for the test file `test`
-/// (made if missing, kept between runs of one process).
+/// Which of the program's outputs go to the pipe whose reader goes away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// Standard output only; standard error is kept and returned.
+    Stdout,
+    /// Both, on one pipe, as `2>&1 | head` does.
+    Both,
+}
+
+/// Runs `tuzdyk args` with `input` on its stdin, as the left end of a
+/// pipeline whose reader takes `keep` bytes and goes away (`| head -c
+/// <keep>`; with 0 the reader is gone before the program starts, so its
+/// first write fails). Returns the exit status and what standard error
+/// said (empty with [`Closed::Both`]).
+pub fn run_tuzdyk_into_closed_pipe<S: AsRef<OsStr>>(
+    args: &[S],
+    input: impl AsRef<[u8]>,
+    closed: Closed,
+    keep: usize,
+) -> (ExitStatus, String) {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    let mut reader = Some(reader);
+    if keep == 0 {
+        reader = None;
+    }
+    let mut command = tuzdyk(args);
+    command
+        .stdin(Stdio::piped())
+        .stdout(writer.try_clone().expect("a second end of the pipe"));
+    match closed {
+        Closed::Both => command.stderr(writer),
+        Closed::Stdout => command.stderr(Stdio::piped()),
+    };
+    let mut child = command.spawn().expect("the tuzdyk binary starts");
+    // The child holds the only write ends now: the parent's are closed
+    // with `command`.
+    drop(command);
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.as_ref().to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let errors = child.stderr.take().map(|mut pipe| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    });
+    if let Some(mut reader) = reader {
+        let mut kept = vec![0u8; keep];
+        let mut got = 0;
+        while got < keep {
+            match reader.read(&mut kept[got..]) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got += n,
+            }
+        }
+    }
+    let deadline = Instant::now() + RUN_LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited on") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            let shown: Vec<_> = args.iter().map(|a| a.as_ref().to_string_lossy()).collect();
+            panic!("tuzdyk {shown:?} did not end within {RUN_LIMIT:?} after its reader went away");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let _ = feeder.join();
+    let errors = errors.map_or(String::new(), |thread| {
+        thread.join().expect("the stderr reader ends")
+    });
+    (status, errors)
+}
+
+/// A file `name` in the scratch folder of the test file `test`, under
+/// Cargo's target directory (so that nothing is left in the system's temp
+/// folder; the names are fixed, so runs overwrite rather than pile up).
 pub fn scratch_file(test: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tuzdyk-{test}-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tuzdyk-{test}"));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir.join(name)
+}
+
+/// An empty scratch folder for one test, `name`, under Cargo's target
+/// directory (emptied first: what an earlier run left is gone).
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
 }
 
 /// A running engine process: commands go to its stdin, its stdout lines
@@ -72,11 +208,10 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
+        let mut child = tuzdyk::<&str>(&[])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
-            .env_remove("RUST_LOG")
             .spawn()
             .expect("the tuzdyk binary starts");
         let stdout = child.stdout.take().expect("piped stdout");

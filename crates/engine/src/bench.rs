@@ -94,19 +94,28 @@ impl BenchReport {
 
 /// Searches every bench position to `depth` with one thread, calling
 /// `progress` after each. This is the deterministic `bench`.
-pub fn run(depth: u32, progress: impl FnMut(&BenchLine)) -> BenchReport {
+///
+/// # Errors
+/// `progress`'s error, which ends the run there (its output is gone).
+pub fn run<E>(
+    depth: u32,
+    progress: impl FnMut(&BenchLine) -> Result<(), E>,
+) -> Result<BenchReport, E> {
     run_with(depth, 1, &Evaluator::default(), progress)
 }
 
 /// [`run`] with `threads` Lazy-SMP threads (the time to reach the same
 /// depth measures how well the threads share the work; the node count is
 /// then no longer deterministic) and the evaluation `evaluator`.
-pub fn run_with(
+///
+/// # Errors
+/// `progress`'s error, which ends the run there.
+pub fn run_with<E>(
     depth: u32,
     threads: usize,
     evaluator: &Evaluator,
-    mut progress: impl FnMut(&BenchLine),
-) -> BenchReport {
+    mut progress: impl FnMut(&BenchLine) -> Result<(), E>,
+) -> Result<BenchReport, E> {
     let options = SearchOptions {
         threads: threads.max(1),
         hash_mb: HASH_MB,
@@ -131,14 +140,14 @@ pub fn run_with(
             time: elapsed,
             best: result.best,
         };
-        progress(&line);
+        progress(&line)?;
         lines.push(line);
     }
-    BenchReport {
+    Ok(BenchReport {
         lines,
         nodes: total,
         time,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -155,8 +164,8 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        let a = run(5, |_| {});
-        let b = run(5, |_| {});
+        let quiet = |_: &BenchLine| Ok::<(), std::convert::Infallible>(());
+        let (Ok(a), Ok(b)) = (run(5, quiet), run(5, quiet));
         assert_eq!(a.nodes, b.nodes);
         let moves = |r: &BenchReport| -> Vec<(u64, Option<Move>)> {
             r.lines.iter().map(|l| (l.nodes, l.best)).collect()

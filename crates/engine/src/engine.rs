@@ -10,13 +10,13 @@
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use tuzdyk_protocol::{
     BUILT_IN_NETWORK, BestMove, Bound, EVALUATIONS, EngineOption, Go, InfoLine, Level, OptionKind,
     OptionValue, Score,
 };
-use tuzdyk_rules::{Game, Position};
+use tuzdyk_rules::{Game, Position, rng};
 use tuzdyk_search::eval::Evaluator;
 use tuzdyk_search::eval::classic::{self, Evaluation, Weights};
 use tuzdyk_search::eval::network::{Network, NetworkError};
@@ -271,7 +271,7 @@ impl Engine {
         let level = self.settings.strength.level;
         self.searches += 1;
         let seed =
-            position.key() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ clock_seed();
+            position.key() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ rng::clock_seed();
         let way = level::way(level, seed);
         let limits = self.limits(go, &position, way);
         let mut searcher = self
@@ -396,14 +396,6 @@ fn load_network(path: &str) -> Result<Arc<Network>, OptionError> {
     Network::from_bytes(&bytes)
         .map(Arc::new)
         .map_err(|e: NetworkError| error(e.to_string()))
-}
-
-/// Nanoseconds of the system clock: what makes a level's choices differ
-/// from game to game.
-fn clock_seed() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// The move to play: the search's best, or at a weaker level its own

@@ -6,8 +6,11 @@
 //! - [`diagram`]: the board as lines of text;
 //! - [`ending`]: how a finished game is described;
 //! - [`source`]: telling a file of records from a file of positions;
-//! - [`suite`]: the shipped opening suite.
+//! - [`suite`]: the shipped opening suite;
+//! - [`console`]: the command-line tools' lines to people, and
+//!   [`excerpt`], how any message quotes their input.
 
+pub mod console;
 pub mod diagram;
 pub mod ending;
 pub mod hole;

@@ -6,7 +6,7 @@
 //! The match runner, `analyse`, `play` and the GUI all talk to engines this
 //! way, so they work with any program that speaks `protocol.md`.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -15,8 +15,10 @@ use std::time::{Duration, Instant};
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::{Game, Move, Position};
 
+use crate::MAX_LINE_BYTES;
 use crate::go::Go;
 use crate::info::{BestMove, BestMoveError, InfoLine};
+use crate::line::{Line, read_line};
 
 /// How to start an engine and set it up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -256,21 +258,24 @@ impl EngineProcess {
             return Err(start_error("no pipes to the process".to_string()));
         };
         let (sender, lines) = mpsc::channel();
+        let name = spec.name.clone();
         let reader = std::thread::Builder::new()
             .name(format!("read {}", spec.name))
             .spawn(move || {
                 let mut reader = BufReader::new(stdout);
-                let mut buffer = Vec::new();
                 loop {
-                    buffer.clear();
-                    match reader.read_until(b'\n', &mut buffer) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buffer).trim_end().to_string();
-                            if sender.send(line).is_err() {
-                                break;
-                            }
+                    let line = match read_line(&mut reader, MAX_LINE_BYTES) {
+                        Ok(Some(Line::Text(line))) => line.trim_end().to_string(),
+                        // No protocol line is that long: it is dropped, so
+                        // that an engine gone wrong cannot fill the memory.
+                        Ok(Some(Line::TooLong { bytes })) => {
+                            log::warn!("{name}: a line of {bytes} bytes, ignored");
+                            continue;
                         }
+                        Ok(None) | Err(_) => break,
+                    };
+                    if sender.send(line).is_err() {
+                        break;
                     }
                 }
             });

@@ -6,8 +6,8 @@ use tuzdyk_notation::tfen::{self, TfenError};
 use tuzdyk_notation::{excerpt, hole};
 use tuzdyk_rules::{Game, IllegalMove, Position};
 
-use crate::go::Go;
-use crate::options::{EngineOption, OptionValue};
+use crate::go::{Go, GoError};
+use crate::options::{EngineOption, OptionError, OptionValue};
 
 /// A UGI question.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +46,8 @@ pub enum Command {
     Eval,
     Perft(u32),
     Bench(Option<u32>),
+    /// `help`: the commands, for a person at a terminal.
+    Help,
 }
 
 /// Deepest `perft` the protocol runs (it blocks the command loop).
@@ -72,26 +74,14 @@ pub enum CommandError {
         index: usize,
         reason: IllegalMove,
     },
-    #[error("go: '{name}' needs a number, got '{value}'")]
-    GoNumber { name: String, value: String },
-    #[error("go: '{0}' needs a value")]
-    GoMissingValue(String),
-    #[error("go: unknown parameter '{0}'")]
-    GoUnknown(String),
-    #[error("go: searchmoves: '{0}' is not a hole number 1-9")]
-    SearchMove(String),
+    #[error("go: {0}")]
+    Go(#[from] GoError),
     #[error("setoption: expected 'setoption name <name> [value <value>]'")]
     SetOptionSyntax,
     #[error("setoption: unknown option '{0}', ignored")]
     UnknownOption(String),
-    #[error("setoption: option '{0}' needs a value")]
-    OptionNeedsValue(String),
-    #[error("setoption: {name} value '{value}' is not {expected}")]
-    OptionValue {
-        name: String,
-        value: String,
-        expected: String,
-    },
+    #[error("setoption: {0}")]
+    Option(#[from] OptionError),
     #[error("query: unknown question '{0}' (expected gameover, p1turn or result)")]
     Query(String),
     #[error("query: missing question (gameover, p1turn or result)")]
@@ -137,6 +127,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "fen" if rest.is_empty() => Command::Fen,
         "moves" if rest.is_empty() => Command::Moves,
         "eval" if rest.is_empty() => Command::Eval,
+        "help" if rest.is_empty() => Command::Help,
         "setoption" => parse_setoption(rest)?,
         "position" => Command::Position(parse_position(rest)?),
         "go" => Command::Go(Go::parse(rest)?),

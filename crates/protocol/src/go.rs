@@ -7,7 +7,27 @@ use std::time::Duration;
 use tuzdyk_notation::{excerpt, hole};
 use tuzdyk_rules::{Move, Side};
 
-use crate::command::CommandError;
+/// Why the parameters of `go` were rejected, naming the token at fault
+/// ([`crate::CommandError::Go`] puts `go: ` before it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GoError {
+    #[error("'{name}' needs a number, got '{value}'")]
+    Number { name: String, value: String },
+    #[error("'{name}' is a count and cannot be negative, got '{value}'")]
+    Negative { name: String, value: String },
+    #[error("'{0}' needs a value")]
+    MissingValue(String),
+    #[error("unknown parameter '{0}'")]
+    Unknown(String),
+    #[error("searchmoves: '{0}' is not a hole number 1-9")]
+    SearchMove(String),
+}
+
+/// The parameters that are times: a negative one is taken as 0 (a GUI may
+/// send a clock that has run out). The others are counts.
+const TIMES: [&str; 9] = [
+    "wtime", "btime", "winc", "binc", "p1time", "p2time", "p1inc", "p2inc", "movetime",
+];
 
 /// The players' clocks as `go` gives them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -65,29 +85,12 @@ const KEYWORDS: [&str; 16] = [
 ];
 
 impl Go {
-    /// A `go` with the limits a tool's `--depth`, `--nodes` and `--movetime`
-    /// (ms) give, or `None` when none of them is given.
-    pub fn with_limits(
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        movetime_ms: Option<u64>,
-    ) -> Option<Go> {
-        if depth.is_none() && nodes.is_none() && movetime_ms.is_none() {
-            return None;
-        }
-        Some(Go {
-            depth,
-            nodes,
-            movetime: movetime_ms.map(Duration::from_millis),
-            ..Go::default()
-        })
-    }
-
-    /// Reads the tokens after `go`. Negative numbers are taken as 0.
+    /// Reads the tokens after `go`. A negative time is taken as 0; a
+    /// negative count (`depth`, `nodes`, `mate`, `movestogo`) is refused.
     ///
     /// # Errors
-    /// [`CommandError`] naming the parameter or value at fault.
-    pub fn parse(tokens: &[&str]) -> Result<Go, CommandError> {
+    /// [`GoError`] naming the parameter or value at fault.
+    pub fn parse(tokens: &[&str]) -> Result<Go, GoError> {
         let mut go = Go::default();
         let mut i = 0;
         while i < tokens.len() {
@@ -99,7 +102,7 @@ impl Go {
                 "searchmoves" => {
                     while i < tokens.len() && !KEYWORDS.contains(&tokens[i]) {
                         let mv = hole::parse(tokens[i])
-                            .map_err(|_| CommandError::SearchMove(excerpt(tokens[i])))?;
+                            .map_err(|_| GoError::SearchMove(excerpt(tokens[i])))?;
                         go.searchmoves.push(mv);
                         i += 1;
                     }
@@ -107,18 +110,21 @@ impl Go {
                 _ if KEYWORDS.contains(&name) => {
                     let value = tokens
                         .get(i)
-                        .ok_or_else(|| CommandError::GoMissingValue(name.to_string()))?;
+                        .ok_or_else(|| GoError::MissingValue(name.to_string()))?;
                     i += 1;
-                    let number = value
-                        .parse::<i64>()
-                        .map_err(|_| CommandError::GoNumber {
+                    let number = value.parse::<i64>().map_err(|_| GoError::Number {
+                        name: name.to_string(),
+                        value: excerpt(value),
+                    })?;
+                    if number < 0 && !TIMES.contains(&name) {
+                        return Err(GoError::Negative {
                             name: name.to_string(),
                             value: excerpt(value),
-                        })?
-                        .max(0) as u64;
-                    go.set(name, number);
+                        });
+                    }
+                    go.set(name, number.max(0) as u64);
                 }
-                other => return Err(CommandError::GoUnknown(excerpt(other))),
+                other => return Err(GoError::Unknown(excerpt(other))),
             }
         }
         Ok(go)
@@ -202,7 +208,7 @@ impl fmt::Display for Go {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<Go, CommandError> {
+    fn parse(text: &str) -> Result<Go, GoError> {
         Go::parse(&text.split_whitespace().collect::<Vec<_>>())
     }
 
@@ -238,18 +244,35 @@ mod tests {
             error.contains("'soon'") && error.contains("wtime"),
             "{error}"
         );
-        assert!(matches!(
-            parse("depth"),
-            Err(CommandError::GoMissingValue(_))
-        ));
-        assert!(matches!(parse("fast"), Err(CommandError::GoUnknown(_))));
+        assert!(matches!(parse("depth"), Err(GoError::MissingValue(_))));
+        assert!(matches!(parse("fast"), Err(GoError::Unknown(_))));
         assert!(matches!(
             parse("searchmoves 1 x"),
-            Err(CommandError::SearchMove(_))
+            Err(GoError::SearchMove(_))
         ));
         assert!(matches!(
             parse("searchmoves 1 perft"),
-            Err(CommandError::SearchMove(_))
+            Err(GoError::SearchMove(_))
         ));
+    }
+
+    #[test]
+    fn negative_counts_are_refused_and_negative_times_are_zero() {
+        for (line, name) in [
+            ("depth -5", "depth"),
+            ("nodes -1", "nodes"),
+            ("mate -2", "mate"),
+            ("wtime 100 movestogo -3", "movestogo"),
+        ] {
+            let error = parse(line).unwrap_err();
+            assert!(matches!(error, GoError::Negative { .. }), "{line}");
+            assert!(
+                error.to_string().starts_with(&format!("'{name}'")),
+                "{error}"
+            );
+        }
+        assert_eq!(parse("movetime -1").unwrap().movetime, Some(Duration::ZERO));
+        assert_eq!(parse("binc -7").unwrap().clock.increment[1], Duration::ZERO);
+        assert_eq!(parse("depth 0").unwrap().depth, Some(0));
     }
 }

@@ -7,6 +7,7 @@
 //! - [`info`]: `info` and `bestmove` lines and their scores;
 //! - [`options`]: tuzdyk's option table;
 //! - [`level`]: the playing levels and their rating estimates;
+//! - [`line`]: reading a line of input with a bound on memory;
 //! - [`client`]: starting an engine process and talking to it.
 //!
 //! ```
@@ -23,15 +24,17 @@ pub mod command;
 pub mod go;
 pub mod info;
 pub mod level;
+pub mod line;
 pub mod options;
 
 pub use client::{ClientError, EngineId, EngineProcess, EngineSpec, LineSender, SearchReport};
 pub use command::{Command, CommandError, Query};
-pub use go::{Clock, Go};
+pub use go::{Clock, Go, GoError};
 pub use info::{BestMove, BestMoveError, Bound, InfoLine, Score};
 pub use level::{Level, Rating};
 pub use options::{
-    BUILT_IN_NETWORK, EVALUATIONS, EngineOption, OPTIONS, OptionKind, OptionSpec, OptionValue,
+    BUILT_IN_NETWORK, EVALUATIONS, EngineOption, OPTIONS, OptionError, OptionKind, OptionSpec,
+    OptionValue,
 };
 
 /// Which dialect a handshake chose.

@@ -4,7 +4,6 @@
 
 use tuzdyk_notation::excerpt;
 
-use crate::command::CommandError;
 use crate::level::ELO_RANGE;
 use crate::level::Level;
 
@@ -40,6 +39,20 @@ pub enum EngineOption {
     ClearHash,
     Eval,
     EvalFile,
+}
+
+/// Why a `setoption` value was rejected ([`crate::CommandError::Option`]
+/// puts `setoption: ` before it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    #[error("option '{0}' needs a value")]
+    NeedsValue(String),
+    #[error("{name} value '{value}' is not {expected}")]
+    Value {
+        name: String,
+        value: String,
+        expected: String,
+    },
 }
 
 /// One option's declaration.
@@ -163,13 +176,24 @@ pub const OPTIONS: [OptionSpec; 11] = [
     },
 ];
 
+// `EngineOption::spec` indexes `OPTIONS` by the option: an entry out of
+// order does not compile (and an option without one panics at its first use).
+const _: () = {
+    let mut i = 0;
+    while i < OPTIONS.len() {
+        assert!(
+            OPTIONS[i].option as usize == i,
+            "OPTIONS must list the options in the order of EngineOption"
+        );
+        i += 1;
+    }
+};
+
 impl EngineOption {
-    /// This option's declaration.
-    pub fn spec(self) -> &'static OptionSpec {
-        OPTIONS
-            .iter()
-            .find(|spec| spec.option == self)
-            .unwrap_or(&OPTIONS[0])
+    /// This option's declaration: [`OPTIONS`] lists the options in the
+    /// order of this enum (checked when compiling), so it is an index.
+    pub const fn spec(self) -> &'static OptionSpec {
+        &OPTIONS[self as usize]
     }
 
     /// The option called `name` (any case).
@@ -227,11 +251,11 @@ impl OptionSpec {
     /// a spin's range is clamped into it, and the value says so.
     ///
     /// # Errors
-    /// [`CommandError`] when the value is missing, not a number, not
+    /// [`OptionError`] when the value is missing, not a number, not
     /// `true`/`false`, or not one of a combo's values.
-    pub fn parse_value(&self, value: Option<&str>) -> Result<OptionValue, CommandError> {
+    pub fn parse_value(&self, value: Option<&str>) -> Result<OptionValue, OptionError> {
         let name = self.name;
-        let needs_value = || CommandError::OptionNeedsValue(name.to_string());
+        let needs_value = || OptionError::NeedsValue(name.to_string());
         match self.kind {
             OptionKind::Button => Ok(OptionValue::Button),
             OptionKind::String { .. } => {
@@ -240,15 +264,14 @@ impl OptionSpec {
             }
             OptionKind::Spin { min, max, .. } => {
                 let value = value.ok_or_else(needs_value)?;
-                let number =
-                    value
-                        .trim()
-                        .parse::<i64>()
-                        .map_err(|_| CommandError::OptionValue {
-                            name: name.to_string(),
-                            value: excerpt(value),
-                            expected: "a number".to_string(),
-                        })?;
+                let number = value
+                    .trim()
+                    .parse::<i64>()
+                    .map_err(|_| OptionError::Value {
+                        name: name.to_string(),
+                        value: excerpt(value),
+                        expected: "a number".to_string(),
+                    })?;
                 let clamped = number.clamp(min, max);
                 Ok(OptionValue::Spin {
                     value: clamped,
@@ -260,7 +283,7 @@ impl OptionSpec {
                 match value.trim().to_ascii_lowercase().as_str() {
                     "true" => Ok(OptionValue::Check(true)),
                     "false" => Ok(OptionValue::Check(false)),
-                    _ => Err(CommandError::OptionValue {
+                    _ => Err(OptionError::Value {
                         name: name.to_string(),
                         value: excerpt(value),
                         expected: "true or false".to_string(),
@@ -275,7 +298,7 @@ impl OptionSpec {
                     .enumerate()
                     .find(|(i, v)| v.eq_ignore_ascii_case(text) || text == (i + 1).to_string())
                     .map(|(i, _)| OptionValue::Combo(i))
-                    .ok_or_else(|| CommandError::OptionValue {
+                    .ok_or_else(|| OptionError::Value {
                         name: name.to_string(),
                         value: excerpt(value),
                         expected: format!("one of {} (or 1-{})", values.join(", "), values.len()),
@@ -365,7 +388,7 @@ mod tests {
         );
         assert!(matches!(
             hash.parse_value(None),
-            Err(CommandError::OptionNeedsValue(_))
+            Err(OptionError::NeedsValue(_))
         ));
         let level = EngineOption::Level.spec();
         assert_eq!(level.parse_value(Some("Casual")), Ok(OptionValue::Combo(9)));

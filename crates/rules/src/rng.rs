@@ -1,6 +1,7 @@
 //! A small deterministic random number generator (SplitMix64), for
 //! reproducible self-play, opening shuffles, level choices and the Zobrist
-//! keys. Not for anything that needs unpredictability.
+//! keys, and a seed from the clock ([`clock_seed`]) for what should not
+//! repeat. Not for anything that needs unpredictability.
 
 use std::ops::RangeInclusive;
 
@@ -12,6 +13,15 @@ pub const fn next(state: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// Nanoseconds of the system clock: a seed that differs from run to run,
+/// for what should not repeat (a level's choices from game to game, the
+/// side of `tuzdyk play --side random`). 0 if the clock is before 1970.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// A seeded generator.

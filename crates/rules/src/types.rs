@@ -43,6 +43,27 @@ impl Side {
             Side::Black => "Black",
         }
     }
+
+    /// `white` or `black`: the side as a key of JSON and data files.
+    ///
+    /// ```
+    /// use tuzdyk_rules::Side;
+    ///
+    /// assert_eq!(Side::Black.key(), "black");
+    /// assert_eq!(Side::from_key("white"), Some(Side::White));
+    /// assert_eq!(Side::from_key("White"), None);
+    /// ```
+    pub const fn key(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+
+    /// The side whose [`Side::key`] is `key`.
+    pub fn from_key(key: &str) -> Option<Side> {
+        Side::BOTH.into_iter().find(|side| side.key() == key)
+    }
 }
 
 impl fmt::Display for Side {

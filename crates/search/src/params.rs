@@ -100,6 +100,21 @@ pub const MOVES_LEFT_MAX: u32 = 40;
 pub const MOVES_TO_GO_MAX: u32 = 60;
 /// The share of the increment planned into each move.
 pub const INCREMENT_SHARE: f64 = 0.75;
+/// A move may spend, beyond its share, this part of the coming increment
+/// (a half) ...
+pub const INCREMENT_BONUS_DIVISOR: u32 = 2;
+/// ... but never more than this part of what is left (a quarter), so that a
+/// low clock grows back.
+pub const INCREMENT_BONUS_CAP_DIVISOR: u32 = 4;
+/// The soft limit is at most this part of the spendable time (a half),
+/// plus the increment bonus.
+pub const SOFT_LIMIT_DIVISOR: u32 = 2;
+/// No move plans to use more than `CLOCK_SHARE_NUMERATOR /
+/// CLOCK_SHARE_DENOMINATOR` (three quarters, as protocol.md says) of the
+/// clock left after `MoveOverhead`; the hard limit is at most that share
+/// of the spendable time, plus the increment bonus.
+pub const CLOCK_SHARE_NUMERATOR: u32 = 3;
+pub const CLOCK_SHARE_DENOMINATOR: u32 = 4;
 /// The hard limit: this many times the planned share of a move.
 pub const HARD_LIMIT_SHARES: u32 = 4;
 

@@ -10,10 +10,16 @@ use tuzdyk_rules::Position;
 
 use crate::limits::Limits;
 use crate::params::{
-    HARD_LIMIT_SHARES, INCREMENT_SHARE, INSTABILITY_MAX_CHANGES, INSTABILITY_PER_CHANGE,
-    MOVES_LEFT_DIVISOR, MOVES_LEFT_MAX, MOVES_LEFT_MIN, MOVES_TO_GO_MAX, STABILITY_SCALE,
-    TIME_RESERVE_DIVISOR, TIME_RESERVE_MS,
+    CLOCK_SHARE_DENOMINATOR, CLOCK_SHARE_NUMERATOR, HARD_LIMIT_SHARES, INCREMENT_BONUS_CAP_DIVISOR,
+    INCREMENT_BONUS_DIVISOR, INCREMENT_SHARE, INSTABILITY_MAX_CHANGES, INSTABILITY_PER_CHANGE,
+    MOVES_LEFT_DIVISOR, MOVES_LEFT_MAX, MOVES_LEFT_MIN, MOVES_TO_GO_MAX, SOFT_LIMIT_DIVISOR,
+    STABILITY_SCALE, TIME_RESERVE_DIVISOR, TIME_RESERVE_MS,
 };
+
+/// `CLOCK_SHARE_NUMERATOR / CLOCK_SHARE_DENOMINATOR` of `time`.
+fn clock_share(time: Duration) -> Duration {
+    time * CLOCK_SHARE_NUMERATOR / CLOCK_SHARE_DENOMINATOR
+}
 
 /// How long to think: stop starting new iterations after `soft`, abort at
 /// `hard`. A fixed budget (`movetime` alone) is used to the end.
@@ -49,12 +55,14 @@ pub fn budget(limits: &Limits, pos: &Position, overhead: Duration) -> Option<Tim
             .max(Duration::from_millis(TIME_RESERVE_MS))
             .min(usable);
         let spendable = usable - reserve;
-        let bonus = (increment / 2).min(usable / 4);
+        let bonus = (increment / INCREMENT_BONUS_DIVISOR).min(usable / INCREMENT_BONUS_CAP_DIVISOR);
         let share = spendable / moves + increment.mul_f64(INCREMENT_SHARE);
-        let soft = share.min(spendable / 2 + bonus).min(usable * 3 / 4);
+        let soft = share
+            .min(spendable / SOFT_LIMIT_DIVISOR + bonus)
+            .min(clock_share(usable));
         let hard = (share * HARD_LIMIT_SHARES)
-            .min(spendable * 3 / 4 + bonus)
-            .min(usable * 3 / 4)
+            .min(clock_share(spendable) + bonus)
+            .min(clock_share(usable))
             .max(soft);
         TimeBudget {
             soft,

@@ -17,9 +17,10 @@ pub mod network;
 pub mod selfplay;
 pub mod texel;
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use tuzdyk_notation::console::{self, OutputError, Stream};
 
 /// `tuzdyk tune` arguments.
 #[derive(clap::Args, Debug)]
@@ -42,7 +43,7 @@ pub struct Args {
     /// Gradient steps of the fit.
     #[arg(long, default_value_t = 3000)]
     pub iterations: usize,
-    /// Rewrite this weights file (normally crates/search/src/eval/weights.rs) with the result.
+    /// Rewrite this weights file (normally crates/search/src/eval/classic/weights.rs) with the result.
     #[arg(long)]
     pub write: Option<PathBuf>,
     /// Worker threads for self-play (default: all cores).
@@ -50,63 +51,91 @@ pub struct Args {
     pub threads: Option<usize>,
 }
 
+/// A file that cannot be written (the commands' own output is the
+/// console's `OutputError`).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}: {error}", .path.display())]
+pub struct WriteError {
+    pub path: PathBuf,
+    #[source]
+    pub error: io::Error,
+}
+
+impl WriteError {
+    pub fn new(path: &Path, error: io::Error) -> WriteError {
+        WriteError {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+
+    /// [`WriteError::new`] for `map_err`.
+    pub fn to(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
+        move |error| WriteError::new(path, error)
+    }
+}
+
+/// Why `tune` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    #[error("cannot start {threads} threads: {error}")]
+    Threads {
+        threads: usize,
+        error: rayon::ThreadPoolBuildError,
+    },
+    #[error("{0}")]
+    Write(#[from] WriteError),
+    #[error(transparent)]
+    Load(#[from] selfplay::LoadError),
+    #[error("no positions in {}", .0.display())]
+    Empty(PathBuf),
+    #[error("{0}")]
+    Output(#[from] OutputError),
+}
+
+impl TuneError {
+    /// Every failure leaves no weights: 2.
+    pub fn status(&self) -> u8 {
+        2
+    }
+}
+
 /// Runs `tuzdyk tune`.
-pub fn run(args: Args) -> ExitCode {
+///
+/// # Errors
+/// [`TuneError`]: threads that cannot start, files that cannot be read or
+/// written, output that cannot be written.
+pub fn run(args: Args) -> Result<(), TuneError> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if !args.reuse {
-        eprintln!(
+        console::err(format_args!(
             "playing {} self-play games at {} nodes per move on {threads} threads (seed {})",
             args.games, args.nodes, args.seed
-        );
-        let pool = match rayon::ThreadPoolBuilder::new()
+        ))?;
+        let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
-        {
-            Ok(pool) => pool,
-            Err(e) => {
-                eprintln!("error: cannot start {threads} threads: {e}");
-                return ExitCode::from(2);
-            }
-        };
+            .map_err(|error| TuneError::Threads { threads, error })?;
         let samples = pool.install(|| selfplay::generate(args.games, args.nodes, args.seed));
-        if let Err(e) = selfplay::save(&args.data, &samples) {
-            eprintln!("error: cannot write {}: {e}", args.data.display());
-            return ExitCode::from(2);
-        }
-        eprintln!(
+        selfplay::save(&args.data, &samples).map_err(WriteError::to(&args.data))?;
+        console::err(format_args!(
             "{} positions written to {}",
             samples.len(),
             args.data.display()
-        );
+        ))?;
     }
-    let samples = match selfplay::load(&args.data) {
-        Ok(samples) => samples,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let samples = selfplay::load(&args.data)?;
     if samples.is_empty() {
-        eprintln!("error: no positions in {}", args.data.display());
-        return ExitCode::from(2);
+        return Err(TuneError::Empty(args.data.clone()));
     }
     let fit = texel::fit(&samples, args.iterations, |step, loss| {
         if step % 500 == 0 {
-            eprintln!("step {step} loss {loss:.6}");
+            console::err(format_args!("step {step} loss {loss:.6}"))?;
         }
-    });
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let _ = writeln!(
-        out,
-        "positions {} k {:.5} loss before {:.6} after {:.6}",
-        samples.len(),
-        fit.k,
-        fit.loss_before,
-        fit.loss_after
-    );
+        Ok::<(), TuneError>(())
+    })?;
     let made_by = if args.reuse {
         format!("tuzdyk tune --reuse --data {}", args.data.display())
     } else {
@@ -117,14 +146,19 @@ pub fn run(args: Args) -> ExitCode {
     };
     let made_by = format!("{made_by} --iterations {}", args.iterations);
     let source = texel::weights_source(&fit.weights, &made_by);
-    if let Some(path) = &args.write {
-        if let Err(e) = std::fs::write(path, &source) {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return ExitCode::from(2);
+    let mut report = format!(
+        "positions {} k {:.5} loss before {:.6} after {:.6}\n",
+        samples.len(),
+        fit.k,
+        fit.loss_before,
+        fit.loss_after
+    );
+    match &args.write {
+        Some(path) => {
+            std::fs::write(path, &source).map_err(WriteError::to(path))?;
+            report.push_str(&format!("weights written to {}\n", path.display()));
         }
-        let _ = writeln!(out, "weights written to {}", path.display());
-    } else {
-        let _ = write!(out, "{source}");
+        None => report.push_str(&source),
     }
-    ExitCode::SUCCESS
+    Ok(console::write(Stream::Output, &report)?)
 }

@@ -123,7 +123,14 @@ fn gradient(rows: &[Row], w: &[f64; PARAMS], k: f64) -> [f64; PARAMS] {
 
 /// Fits the weights to the samples, starting from the current ones.
 /// `progress` is called with the step and the loss.
-pub fn fit(samples: &[Sample], iterations: usize, mut progress: impl FnMut(usize, f64)) -> Fit {
+///
+/// # Errors
+/// `progress`'s error, which ends the fit there (its output is gone).
+pub fn fit<E>(
+    samples: &[Sample],
+    iterations: usize,
+    mut progress: impl FnMut(usize, f64) -> Result<(), E>,
+) -> Result<Fit, E> {
     let rows = rows(samples);
     let start = Weights::DEFAULT;
     let mut w = [0f64; PARAMS];
@@ -151,7 +158,7 @@ pub fn fit(samples: &[Sample], iterations: usize, mut progress: impl FnMut(usize
             w[i] -= rate * m_hat / (v_hat.sqrt() + epsilon);
         }
         if step % 100 == 0 || step == iterations {
-            progress(step, loss(&rows, &w, k));
+            progress(step, loss(&rows, &w, k))?;
         }
     }
     let loss_after = loss(&rows, &w, k);
@@ -160,12 +167,12 @@ pub fn fit(samples: &[Sample], iterations: usize, mut progress: impl FnMut(usize
         weights.middlegame[i] = w[i].round() as i32;
         weights.endgame[i] = w[FEATURES + i].round() as i32;
     }
-    Fit {
+    Ok(Fit {
         weights,
         k,
         loss_before,
         loss_after,
-    }
+    })
 }
 
 /// The weights as the source of the weights file; `made_by` is the command
@@ -204,7 +211,7 @@ mod tests {
     #[test]
     fn the_fit_lowers_the_loss_and_keeps_the_kazan_weight() {
         let samples = crate::selfplay::generate(6, 200, 11);
-        let fit = fit(&samples, 200, |_, _| {});
+        let Ok(fit) = fit(&samples, 200, |_, _| Ok::<(), std::convert::Infallible>(()));
         assert!(fit.loss_after <= fit.loss_before + 1e-9, "{fit:?}");
         assert_eq!(fit.weights.middlegame[feature::KAZAN], 100);
         assert_eq!(fit.weights.endgame[feature::KAZAN], 100);

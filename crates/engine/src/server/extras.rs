@@ -13,6 +13,16 @@ use tuzdyk_search::eval::classic::FEATURE_NAMES;
 use super::Session;
 use crate::bench;
 
+/// The lines of `help`, one per group of commands (protocol.md has them all).
+pub const HELP: [&str; 6] = [
+    "commands (protocol.md), one a line:",
+    "handshake: uci, ugi, isready, ucinewgame, setoption name <name> [value <value>], debug on|off",
+    "play: position startpos|fen <TFEN> [moves <m>...], go [depth <d>] [nodes <n>] [movetime <ms>] [wtime <ms> btime <ms> ...] [infinite], stop, ponderhit",
+    "questions: query gameover|p1turn|result",
+    "for people: d (the board), fen, moves, eval, perft <depth>, bench [depth], help",
+    "quit (or end of input) leaves",
+];
+
 impl Session {
     pub(super) fn query(&self, query: Query) {
         let position = self.engine.position();
@@ -110,11 +120,26 @@ impl Session {
         ));
     }
 
+    /// `help`: the commands, as `info string` lines (a GUI ignores them).
+    pub(super) fn help(&self) {
+        for line in HELP {
+            self.out.info_string(line);
+        }
+    }
+
     pub(super) fn bench(&self, depth: Option<u32>) {
+        // Positions after the output has closed would be searched for nobody.
         let report = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), |line| {
             self.out.line(&line.to_string());
+            if self.out.is_closed() {
+                Err(())
+            } else {
+                Ok(())
+            }
         });
-        self.out
-            .line(&format!("{} nodes {} nps", report.nodes, report.nps()));
+        if let Ok(report) = report {
+            self.out
+                .line(&format!("{} nodes {} nps", report.nodes, report.nps()));
+        }
     }
 }

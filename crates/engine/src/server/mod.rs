@@ -11,15 +11,17 @@
 mod extras;
 mod output;
 
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Arc;
 
 use tuzdyk_protocol::command::{self, Command};
+use tuzdyk_protocol::line::{Line, read_line};
 use tuzdyk_protocol::{
     BestMove, Dialect, InfoLine, MAX_LINE_BYTES, OPTIONS, OptionKind, OptionSpec,
 };
 
 use crate::engine::{Engine, Listener};
+pub use extras::HELP;
 pub use output::{Output, SharedBuffer};
 
 /// The engine's name and version as `id name` gives them.
@@ -79,30 +81,33 @@ impl Session {
     /// infinite or ponder search is stopped, as `quit` would.
     pub fn run(&mut self, input: impl BufRead) {
         let mut input = input;
-        let mut buffer = Vec::new();
         loop {
-            buffer.clear();
-            match read_line(&mut input, &mut buffer) {
-                Ok(0) => break,
-                Ok(_) => {}
+            let line = match read_line(&mut input, MAX_LINE_BYTES) {
+                Ok(Some(Line::Text(line))) => line,
+                Ok(Some(Line::TooLong { bytes })) => {
+                    self.out.error(&format!(
+                        "line of {bytes} bytes is too long (at most {MAX_LINE_BYTES})"
+                    ));
+                    continue;
+                }
+                Ok(None) => break,
                 Err(e) => {
                     log::error!("cannot read input: {e}");
                     break;
                 }
-            }
-            if buffer.len() > MAX_LINE_BYTES {
-                self.out.error(&format!(
-                    "line of {} bytes is too long (at most {MAX_LINE_BYTES})",
-                    buffer.len()
-                ));
-                continue;
-            }
-            let line = String::from_utf8_lossy(&buffer);
+            };
             if self.execute_line(&line) == Flow::Quit {
                 return;
             }
+            // Nobody reads the answers any more (`| head`, a GUI gone): the
+            // rest of the input would only be written to a closed pipe.
+            if self.out.is_closed() {
+                log::debug!("protocol output closed: stopping");
+                self.engine.stop();
+                return;
+            }
         }
-        if self.engine.search_is_bounded() {
+        if self.engine.search_is_bounded() && !self.out.is_closed() {
             self.engine.wait();
         }
         self.engine.stop();
@@ -174,6 +179,7 @@ impl Session {
             Command::Fen => self.fen(),
             Command::Moves => self.list_moves(),
             Command::Eval => self.show_eval(),
+            Command::Help => self.help(),
             Command::Perft(depth) => {
                 self.engine.stop();
                 self.perft(depth);
@@ -229,37 +235,24 @@ impl Session {
     }
 }
 
-/// Reads up to a newline, keeping at most one byte past the limit so that
-/// an endless line cannot exhaust memory. Returns the bytes consumed.
-fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
-    let mut consumed = 0;
-    loop {
-        let available = match input.fill_buf() {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(consumed);
-        }
-        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..=i], true),
-            None => (available, false),
-        };
-        let room = (MAX_LINE_BYTES + 1).saturating_sub(buffer.len());
-        buffer.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = chunk.len();
-        input.consume(used);
-        consumed += used;
-        if done {
-            return Ok(consumed);
-        }
+/// Runs the protocol on stdin/stdout until `quit` or end of input. A
+/// person who starts it at a terminal is told on stderr what it is and how
+/// to leave (a GUI, whose stdin is a pipe, is not).
+pub fn run_stdio() {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        // Nothing to do if stderr is gone: the banner is a courtesy.
+        let _ = writeln!(std::io::stderr(), "{}", banner());
     }
+    let mut session = Session::new(Output::stdout());
+    session.run(stdin.lock());
 }
 
-/// Runs the protocol on stdin/stdout until `quit` or end of input.
-pub fn run_stdio() {
-    let mut session = Session::new(Output::stdout());
-    let stdin = std::io::stdin();
-    session.run(stdin.lock());
+/// What a person at a terminal sees first.
+pub fn banner() -> String {
+    format!(
+        "{ENGINE_NAME}, a Togyz Kumalak engine: it reads protocol commands (protocol.md), \
+         one a line. Type help for the commands, quit (or Ctrl-D) to leave; \
+         tuzdyk --help lists the tools, tuzdyk play plays a game."
+    )
 }

@@ -1,13 +1,17 @@
 //! The one writer of protocol output: every line is written whole and
 //! flushed at once, from whichever thread (protocol loop or search) sends it.
+//! Once a write fails (the reader closed the pipe) the output is closed:
+//! nothing more is written, and the protocol loop stops.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A shared, line-flushing protocol writer.
 #[derive(Clone)]
 pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    closed: Arc<AtomicBool>,
 }
 
 impl Output {
@@ -19,14 +23,23 @@ impl Output {
     pub fn new(sink: Box<dyn Write + Send>) -> Output {
         Output {
             sink: Arc::new(Mutex::new(sink)),
+            closed: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Whether a write has failed: whoever read the output has gone.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
     }
 
     /// Writes one line and flushes it. A line break inside `text` (from
     /// echoed input) is written as `?`, so that one line stays one line. A
-    /// closed output (the GUI went away) is logged, not fatal: the engine
-    /// will see end of input next.
+    /// failed write closes the output, said once in the log (at debug
+    /// level: a reader that stops reading is no fault of the engine's).
     pub fn line(&self, text: &str) {
+        if self.is_closed() {
+            return;
+        }
         let text: std::borrow::Cow<str> = if text.contains(['\n', '\r']) {
             text.replace(['\n', '\r'], "?").into()
         } else {
@@ -41,8 +54,10 @@ impl Output {
             .write_all(text.as_bytes())
             .and_then(|()| sink.write_all(b"\n"))
             .and_then(|()| sink.flush());
-        if let Err(e) = written {
-            log::warn!("cannot write protocol output: {e}");
+        if let Err(e) = written
+            && !self.closed.swap(true, Ordering::Relaxed)
+        {
+            log::debug!("cannot write protocol output, closing it: {e}");
         }
     }
 

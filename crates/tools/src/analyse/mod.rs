@@ -10,25 +10,29 @@
 //! results; problems with the input go to standard error, one line each, and
 //! make the exit status 1 once everything else has been analysed.
 
+mod json;
 mod review;
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Duration;
 
+use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_notation::ending::Ending;
 use tuzdyk_notation::record::GameRecord;
 use tuzdyk_notation::record::result_text;
-use tuzdyk_notation::{source, tfen};
+use tuzdyk_notation::source::{self, SourceKind};
+use tuzdyk_notation::{excerpt, tfen};
+use tuzdyk_protocol::line::{Line, read_line};
 use tuzdyk_protocol::{
-    ClientError, EngineOption, EngineProcess, Go, InfoLine, Score, SearchReport,
+    ClientError, EngineOption, EngineProcess, EngineSpec, Go, MAX_LINE_BYTES, Score, SearchReport,
 };
 use tuzdyk_rules::{GameEnd, Move, Position};
 
 use crate::review::PlayerStats;
-use crate::{json, option_range};
+use crate::{EngineCmd, SearchLimits, option_range};
+use json::{LineJson, PositionJson};
 
 /// The depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 16;
@@ -39,16 +43,9 @@ pub struct Args {
     /// Files of TFEN positions or PlayOK game records; none, or `-`, reads
     /// standard input.
     pub files: Vec<PathBuf>,
-    /// Search each position to this depth (plies). With no limit at all,
-    /// the depth is 16.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Search each position for this many milliseconds.
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
-    /// Search each position for this many nodes.
-    #[arg(long)]
-    pub nodes: Option<u64>,
+    /// Each position's search (with none, depth 16).
+    #[command(flatten)]
+    pub limits: SearchLimits,
     /// Engine search threads.
     #[arg(long, default_value_t = 1, value_parser = option_range(EngineOption::Threads))]
     pub threads: u32,
@@ -71,63 +68,20 @@ pub struct Args {
     /// Review: a move losing at least this many centi-stones is a blunder.
     #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[2])]
     pub blunder: u32,
-    /// The engine to run, with its arguments (default: this program).
-    #[arg(long, value_name = "CMD")]
-    pub engine_cmd: Option<String>,
+    #[command(flatten)]
+    pub engine: EngineCmd,
 }
 
 impl Args {
-    /// The `go` of every search.
-    fn go(&self) -> Go {
-        Go::with_limits(self.depth, self.nodes, self.movetime).unwrap_or(Go {
-            depth: Some(DEFAULT_DEPTH),
-            ..Go::default()
-        })
-    }
-
-    /// How long to wait for a search's `bestmove`: a timed search gets
-    /// generous slack; depth and node searches are waited for.
-    fn search_timeout(&self) -> Duration {
-        match (self.movetime, self.depth, self.nodes) {
-            (Some(ms), _, _) => {
-                Duration::from_millis(ms.saturating_mul(2)) + Duration::from_secs(60)
-            }
-            _ => Duration::from_secs(30 * 24 * 3600),
-        }
-    }
-
-    fn check(&self) -> Result<(), ArgsError> {
-        if self.depth == Some(0) {
-            return Err(ArgsError::ZeroDepth);
-        }
-        if self.nodes == Some(0) {
-            return Err(ArgsError::ZeroNodes);
-        }
-        if !(self.inaccuracy <= self.mistake && self.mistake <= self.blunder) {
-            return Err(ArgsError::Thresholds {
-                inaccuracy: self.inaccuracy,
-                mistake: self.mistake,
-                blunder: self.blunder,
-            });
-        }
-        if self
-            .engine_cmd
-            .as_deref()
-            .is_some_and(|c| c.trim().is_empty())
-        {
-            return Err(ArgsError::EmptyEngineCommand);
-        }
-        Ok(())
+    /// The limits of every search.
+    fn limits(&self) -> SearchLimits {
+        self.limits.or(SearchLimits::depth(DEFAULT_DEPTH))
     }
 }
 
-/// Why the command line cannot run.
+/// Why `analyse` failed.
 #[derive(Debug, thiserror::Error)]
-enum ArgsError {
-    #[error("--depth must be at least 1")]
-    ZeroDepth,
-    #[error("--nodes must be at least 1")]
-    ZeroNodes,
+pub enum AnalyseError {
     #[error(
         "thresholds must rise: --inaccuracy {inaccuracy} <= --mistake {mistake} <= --blunder {blunder}"
     )]
@@ -136,15 +90,32 @@ enum ArgsError {
         mistake: u32,
         blunder: u32,
     },
-    #[error("--engine-cmd is empty")]
-    EmptyEngineCommand,
+    /// The engine cannot be started, or failed.
+    #[error(transparent)]
+    Engine(#[from] ClientError),
+    /// Input lines or games that could not be analysed, each reported.
+    #[error("{count} bad input{} (see above)", if *.count == 1 { "" } else { "s" })]
+    BadInput { count: usize },
+    #[error("{0}")]
+    Output(#[from] OutputError),
+}
+
+impl AnalyseError {
+    /// Bad input is 1 (everything else was analysed); a command line or an
+    /// engine that cannot work is 2.
+    pub fn status(&self) -> u8 {
+        match self {
+            AnalyseError::BadInput { .. } => 1,
+            _ => 2,
+        }
+    }
 }
 
 /// Why the run stops early.
 #[derive(Debug)]
 pub(crate) enum Stop {
-    /// Standard output was closed (`| head`): nothing more can be written.
-    OutputClosed,
+    /// Standard output or error cannot be written (`| head` closed it).
+    Output(OutputError),
     /// The engine failed (exited, hung, or cannot be written to).
     Engine(ClientError),
 }
@@ -155,25 +126,36 @@ impl From<ClientError> for Stop {
     }
 }
 
-/// Runs the tool.
-pub fn run(args: Args) -> ExitCode {
-    if let Err(message) = args.check() {
-        eprintln!("error: {message}");
-        return ExitCode::from(2);
+impl From<OutputError> for Stop {
+    fn from(error: OutputError) -> Stop {
+        Stop::Output(error)
+    }
+}
+
+/// Writes one result line to standard output, at once.
+fn emit(line: &str) -> Result<(), Stop> {
+    Ok(console::out(line)?)
+}
+
+/// Runs the tool. A closed pipe ends it quietly, with the status of what
+/// it found so far.
+///
+/// # Errors
+/// [`AnalyseError`], after everything else has been analysed for bad input.
+pub fn run(args: Args) -> Result<(), AnalyseError> {
+    if !(args.inaccuracy <= args.mistake && args.mistake <= args.blunder) {
+        return Err(AnalyseError::Thresholds {
+            inaccuracy: args.inaccuracy,
+            mistake: args.mistake,
+            blunder: args.blunder,
+        });
     }
     let options = [
         (EngineOption::Threads, args.threads),
         (EngineOption::Hash, args.hash),
         (EngineOption::MultiPv, args.multipv),
     ];
-    let engine = match start_engine(args.engine_cmd.as_deref(), &options) {
-        Ok(engine) => engine,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-
+    let engine = start_engine(&args.engine.spec()?, &options)?;
     let sources: Vec<PathBuf> = if args.files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
@@ -181,8 +163,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let mut analyser = Analyser {
         engine,
-        go: args.go(),
-        timeout: args.search_timeout(),
+        limits: args.limits(),
         json: args.json,
         thresholds: [args.inaccuracy, args.mistake, args.blunder].map(|t| t as i32),
         bad_inputs: 0,
@@ -196,10 +177,7 @@ pub fn run(args: Args) -> ExitCode {
             let name = path.display().to_string();
             match File::open(path) {
                 Ok(file) => analyser.process(&name, BufReader::new(file)),
-                Err(e) => {
-                    analyser.bad(&format!("{name}: cannot read: {e}"));
-                    Ok(())
-                }
+                Err(e) => analyser.bad(&format!("{name}: cannot read: {e}")),
             }
         };
         if let Err(stop) = result {
@@ -207,32 +185,22 @@ pub fn run(args: Args) -> ExitCode {
             break;
         }
     }
-    let status = match stopped {
-        Some(Stop::Engine(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-        _ if analyser.bad_inputs > 0 => {
-            eprintln!(
-                "{} bad input{} (see above)",
-                analyser.bad_inputs,
-                if analyser.bad_inputs == 1 { "" } else { "s" }
-            );
-            ExitCode::from(1)
-        }
-        _ => ExitCode::SUCCESS,
-    };
+    let bad_inputs = analyser.bad_inputs;
     analyser.engine.quit();
-    status
+    match stopped {
+        Some(Stop::Engine(e)) => Err(AnalyseError::Engine(e)),
+        Some(Stop::Output(error)) if !error.reader_gone() => Err(error.into()),
+        _ if bad_inputs > 0 => Err(AnalyseError::BadInput { count: bad_inputs }),
+        _ => Ok(()),
+    }
 }
 
-/// Starts the engine (`cmd`, or this program) and sets `options`.
+/// Starts the engine and sets `options`.
 fn start_engine(
-    cmd: Option<&str>,
+    spec: &EngineSpec,
     options: &[(EngineOption, u32)],
 ) -> Result<EngineProcess, ClientError> {
-    let spec = tuzdyk_protocol::EngineSpec::from_command(cmd, "engine")?;
-    let mut engine = EngineProcess::start(&spec)?;
+    let mut engine = EngineProcess::start(spec)?;
     let options: Vec<(String, String)> = options
         .iter()
         .map(|(option, value)| (option.spec().name.to_string(), value.to_string()))
@@ -246,21 +214,16 @@ fn start_engine(
 pub struct Reviewer(Analyser);
 
 impl Reviewer {
-    /// Starts the engine (`cmd`, or this program) to search every move to
-    /// `depth`.
+    /// Starts the engine `spec` to search every move to `depth`.
     ///
     /// # Errors
     /// [`ClientError`] when the engine cannot be started or set up.
-    pub fn start(cmd: Option<&str>, depth: u32) -> Result<Reviewer, ClientError> {
+    pub fn start(spec: &EngineSpec, depth: u32) -> Result<Reviewer, ClientError> {
         let options = [(EngineOption::Threads, 1), (EngineOption::MultiPv, 1)];
-        let engine = start_engine(cmd, &options)?;
+        let engine = start_engine(spec, &options)?;
         Ok(Reviewer(Analyser {
             engine,
-            go: Go {
-                depth: Some(depth),
-                ..Go::default()
-            },
-            timeout: Duration::from_secs(30 * 24 * 3600),
+            limits: SearchLimits::depth(depth),
             json: false,
             thresholds: crate::review::DEFAULT_THRESHOLDS.map(|t| t as i32),
             bad_inputs: 0,
@@ -284,7 +247,8 @@ impl Reviewer {
             Ok(Ok(())) => Ok(Some(stats)),
             Ok(Err(_rejected)) => Ok(None),
             Err(Stop::Engine(e)) => Err(e),
-            Err(Stop::OutputClosed) => Ok(None),
+            // Nothing is written while reviewing for another tool.
+            Err(Stop::Output(_)) => Ok(None),
         }
     }
 
@@ -294,42 +258,10 @@ impl Reviewer {
     }
 }
 
-/// What a source holds, decided by its first significant line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Positions,
-    Records,
-}
-
-/// One line of input without its line ending, invalid UTF-8 replaced;
-/// `None` at the end.
-fn read_line(reader: &mut impl BufRead) -> io::Result<Option<String>> {
-    let mut buffer = Vec::new();
-    if reader.read_until(b'\n', &mut buffer)? == 0 {
-        return Ok(None);
-    }
-    while buffer.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
-        buffer.pop();
-    }
-    Ok(Some(String::from_utf8_lossy(&buffer).into_owned()))
-}
-
-/// `text` cut to a length fit for an error message.
-fn quoted(text: &str) -> String {
-    const LIMIT: usize = 100;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(LIMIT).collect();
-        format!("{cut}...")
-    }
-}
-
 /// The engine, the search settings and the running count of bad inputs.
 pub(crate) struct Analyser {
     engine: EngineProcess,
-    go: Go,
-    timeout: Duration,
+    limits: SearchLimits,
     json: bool,
     /// Inaccuracy, mistake and blunder thresholds in centi-stones.
     thresholds: [i32; 3],
@@ -338,14 +270,9 @@ pub(crate) struct Analyser {
 
 impl Analyser {
     /// Reports a bad input on stderr and counts it.
-    fn bad(&mut self, message: &str) {
-        eprintln!("{message}");
+    fn bad(&mut self, message: &str) -> Result<(), Stop> {
         self.bad_inputs += 1;
-    }
-
-    /// Writes one result line to stdout and flushes it.
-    fn emit(&mut self, line: &str) -> Result<(), Stop> {
-        emit_line(line)
+        Ok(console::err(message)?)
     }
 
     /// Reads one source to its end: positions one by one, records game by game.
@@ -357,29 +284,33 @@ impl Analyser {
         let mut seen_movetext = false;
         let mut games = 0usize;
         loop {
-            let line = match read_line(&mut reader) {
-                Ok(Some(line)) => line,
-                Ok(None) => break,
-                Err(e) => {
-                    self.bad(&format!("{source}:{}: cannot read: {e}", number + 1));
-                    break;
+            let line = match read_line(&mut reader, MAX_LINE_BYTES) {
+                Ok(Some(Line::Text(line))) => line,
+                Ok(Some(Line::TooLong { bytes })) => {
+                    number += 1;
+                    self.bad(&format!(
+                        "{source}:{number}: line of {bytes} bytes is too long (at most {MAX_LINE_BYTES})"
+                    ))?;
+                    continue;
                 }
+                Ok(None) => break,
+                Err(e) => return self.bad(&format!("{source}:{}: cannot read: {e}", number + 1)),
             };
             number += 1;
             let text = line.trim();
             if mode.is_none() {
-                if text.is_empty() || text.starts_with('#') {
+                if !source::is_significant(text) {
                     continue;
                 }
                 mode = Some(if source::starts_records(text) {
                     chunk_start = number;
-                    Mode::Records
+                    SourceKind::Records
                 } else {
-                    Mode::Positions
+                    SourceKind::Positions
                 });
             }
             match mode {
-                Some(Mode::Records) => {
+                Some(SourceKind::Records) => {
                     if text.starts_with('[') && seen_movetext {
                         self.review_chunk(source, chunk_start, &chunk, &mut games)?;
                         chunk.clear();
@@ -393,13 +324,13 @@ impl Analyser {
                     chunk.push('\n');
                 }
                 _ => {
-                    if !text.is_empty() && !text.starts_with('#') {
+                    if source::is_significant(text) {
                         self.position_line(source, number, text)?;
                     }
                 }
             }
         }
-        if mode == Some(Mode::Records) && !chunk.trim().is_empty() {
+        if mode == Some(SourceKind::Records) && !chunk.trim().is_empty() {
             self.review_chunk(source, chunk_start, &chunk, &mut games)?;
         }
         Ok(())
@@ -419,7 +350,7 @@ impl Analyser {
                 Ok(game) => self.review_game(source, *games, &game)?,
                 Err(mut e) => {
                     e.game = *games;
-                    self.bad(&format!("{source}:{first_line}: {e}"));
+                    self.bad(&format!("{source}:{first_line}: {e}"))?;
                 }
             }
         }
@@ -439,9 +370,9 @@ impl Analyser {
             .send(&format!("position fen {}", tfen::write(pos)))?;
         let go = Go {
             searchmoves: only.into_iter().collect(),
-            ..self.go.clone()
+            ..self.limits.go()
         };
-        let report = self.engine.go(&go, self.timeout)?;
+        let report = self.engine.go(&go, self.limits.timeout())?;
         if let Some(error) = report.position_error() {
             return Ok(Err(error.to_string()));
         }
@@ -456,38 +387,37 @@ impl Analyser {
             match tfen::parse(text) {
                 Ok(pos) => pos,
                 Err(e) => {
-                    self.bad(&format!(
+                    return self.bad(&format!(
                         "{source}:{number}: invalid TFEN '{}': {e}",
-                        quoted(text)
+                        excerpt(text)
                     ));
-                    return Ok(());
                 }
             }
         };
         let fen = tfen::write(&pos);
         if let Some(ending) = Ending::of(&pos) {
             let line = if self.json {
-                let mut object = json::Object::new();
-                object
-                    .str("type", "position")
-                    .str("source", source)
-                    .int("line", number as i64)
-                    .str("fen", &fen)
-                    .str("bestmove", "0000")
-                    .raw("score_cp", "null")
-                    .raw("score_mate", "null")
-                    .int("depth", 0)
-                    .raw("pv", "[]")
-                    .int("nodes", 0)
-                    .raw("lines", "[]")
-                    .bool("game_over", true)
-                    .str("result", result_text(Some(ending.result)))
-                    .str("end", game_end_text(ending.end));
-                object.finish()
+                json::line(&PositionJson {
+                    kind: "position",
+                    source,
+                    line: number,
+                    fen: &fen,
+                    bestmove: "0000",
+                    ponder: None,
+                    score_cp: None,
+                    score_mate: None,
+                    depth: Some(0),
+                    pv: Vec::new(),
+                    nodes: Some(0),
+                    lines: Vec::new(),
+                    game_over: true,
+                    result: Some(result_text(Some(ending.result))),
+                    end: Some(game_end_text(ending.end)),
+                })
             } else {
                 format!("{fen}  bestmove 0000  game over {ending}")
             };
-            return self.emit(&line);
+            return emit(&line);
         }
         // A fresh state for each position: with one thread and a depth or
         // node limit, the result does not depend on what came before.
@@ -495,10 +425,10 @@ impl Analyser {
         let report = match self.search(&pos, None)? {
             Ok(report) => report,
             Err(message) => {
-                self.bad(&format!(
-                    "{source}:{number}: the engine rejected the position: {message}"
+                return self.bad(&format!(
+                    "{source}:{number}: the engine rejected the position: {}",
+                    excerpt(&message)
                 ));
-                return Ok(());
             }
         };
         let legal = report
@@ -507,27 +437,18 @@ impl Analyser {
             .and_then(|best| best.mv)
             .is_some_and(|mv| pos.is_legal(mv));
         if !legal {
-            eprintln!(
+            console::err(format_args!(
                 "{source}:{number}: warning: the engine's bestmove '{}' is not legal here",
-                report.bestmove_token()
-            );
+                excerpt(report.bestmove_token())
+            ))?;
         }
         let line = if self.json {
             position_json(source, number, &fen, &report)
         } else {
             position_plain(&fen, &report)
         };
-        self.emit(&line)
+        emit(&line)
     }
-}
-
-/// Writes one result line to stdout and flushes it.
-fn emit_line(line: &str) -> Result<(), Stop> {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    writeln!(out, "{line}")
-        .and_then(|()| out.flush())
-        .map_err(|_| Stop::OutputClosed)
 }
 
 fn game_end_text(end: GameEnd) -> &'static str {
@@ -540,17 +461,6 @@ fn game_end_text(end: GameEnd) -> &'static str {
 /// `cp 12`, `mate -3`, or `none`.
 pub(crate) fn score_text(score: Option<Score>) -> String {
     score.map_or_else(|| "none".to_string(), |s| s.to_string())
-}
-
-/// Adds `<prefix>_cp` and `<prefix>_mate`, one of them null.
-fn score_fields(object: &mut json::Object, prefix: &str, score: Option<Score>) {
-    let (cp, mate) = match score {
-        Some(Score::Centistones(cp)) => (Some(cp), None),
-        Some(Score::Mate(n)) => (None, Some(n)),
-        None => (None, None),
-    };
-    object.opt_int(&format!("{prefix}_cp"), cp);
-    object.opt_int(&format!("{prefix}_mate"), mate);
 }
 
 fn position_plain(fen: &str, report: &SearchReport) -> String {
@@ -577,67 +487,35 @@ fn position_plain(fen: &str, report: &SearchReport) -> String {
     line
 }
 
-/// Moves as JSON strings.
-pub(crate) fn move_strings(moves: &[Move]) -> Vec<String> {
-    moves.iter().map(Move::to_string).collect()
-}
-
 /// Moves separated by spaces: `6 9 1`.
 pub(crate) fn moves_text(moves: &[Move]) -> String {
-    move_strings(moves).join(" ")
-}
-
-fn line_json(k: usize, info: &InfoLine) -> String {
-    let mut object = json::Object::new();
-    object
-        .int("multipv", k as i64 + 1)
-        .opt_str("move", info.pv.first().map(Move::to_string).as_deref());
-    score_fields(&mut object, "score", info.score);
-    object
-        .opt_int("depth", info.depth)
-        .strings("pv", &move_strings(&info.pv));
-    object.finish()
+    json::moves(moves).join(" ")
 }
 
 fn position_json(source: &str, number: usize, fen: &str, report: &SearchReport) -> String {
     let best = report.best_line();
-    let mut object = json::Object::new();
-    object
-        .str("type", "position")
-        .str("source", source)
-        .int("line", number as i64)
-        .str("fen", fen)
-        .str("bestmove", report.bestmove_token())
-        .opt_str(
-            "ponder",
-            report
-                .best()
-                .ok()
-                .and_then(|best| best.ponder)
-                .map(|mv| mv.to_string())
-                .as_deref(),
-        );
-    score_fields(&mut object, "score", best.and_then(|l| l.score));
-    object
-        .opt_int("depth", best.and_then(|l| l.depth))
-        .strings("pv", &best.map_or(Vec::new(), |l| move_strings(&l.pv)))
-        .opt_int(
-            "nodes",
-            report.nodes.map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
-        );
-    let lines: Vec<String> = report
-        .lines
-        .iter()
-        .enumerate()
-        .filter(|(_, info)| !info.pv.is_empty())
-        .map(|(k, info)| line_json(k, info))
-        .collect();
-    object
-        .raw("lines", &format!("[{}]", lines.join(",")))
-        .bool("game_over", false)
-        .raw("result", "null")
-        .raw("end", "null");
-    object.finish()
+    let (score_cp, score_mate) = json::split(best.and_then(|l| l.score));
+    json::line(&PositionJson {
+        kind: "position",
+        source,
+        line: number,
+        fen,
+        bestmove: report.bestmove_token(),
+        ponder: report
+            .best()
+            .ok()
+            .and_then(|best| best.ponder)
+            .map(|mv| mv.to_string()),
+        score_cp,
+        score_mate,
+        depth: best.and_then(|l| l.depth),
+        pv: best.map_or(Vec::new(), |l| json::moves(&l.pv)),
+        nodes: report.nodes,
+        lines: LineJson::all(report),
+        game_over: false,
+        result: None,
+        end: None,
+    })
 }
 
 #[cfg(test)]
@@ -649,8 +527,5 @@ mod tests {
         assert_eq!(score_text(Some(Score::Centistones(-12))), "cp -12");
         assert_eq!(score_text(Some(Score::Mate(3))), "mate 3");
         assert_eq!(score_text(None), "none");
-        let mut object = json::Object::new();
-        score_fields(&mut object, "before", Some(Score::Mate(-2)));
-        assert_eq!(object.finish(), r#"{"before_cp":null,"before_mate":-2}"#);
     }
 }

@@ -3,12 +3,11 @@
 //! [`crate::review`], shared with the GUI.
 
 use tuzdyk_notation::record::{GameRecord, result_text};
-use tuzdyk_notation::tfen;
 use tuzdyk_protocol::SearchReport;
 use tuzdyk_rules::{Move, Position, Side};
 
-use super::{Analyser, Stop, emit_line, move_strings, score_fields, score_text};
-use crate::json;
+use super::json::{self, MoveJson, PlayerJson, SummaryJson};
+use super::{Analyser, Stop, emit, score_text};
 use crate::review::{self, PlayerStats, ReviewEngine, ReviewedMove};
 
 impl ReviewEngine for Analyser {
@@ -38,12 +37,12 @@ impl Analyser {
         ];
         let result = result_text(game.result);
         if !self.json {
-            self.emit(&format!(
+            emit(&format!(
                 "game {index}: {} vs {}, {result}, {} plies, {}",
                 names[0],
                 names[1],
                 game.game.moves().len(),
-                self.go.parameters()
+                self.limits.go().parameters()
             ))?;
         }
         self.engine.send("ucinewgame")?;
@@ -51,35 +50,29 @@ impl Analyser {
         let (thresholds, json) = (self.thresholds, self.json);
         let reviewed = review::review_game(self, &game.game, 0, thresholds, |reviewed| {
             stats[reviewed.mover.index()].add(&reviewed);
-            emit_line(&if json {
-                move_json(source, index, &names, &reviewed)
+            emit(&if json {
+                json::line(&MoveJson::new(source, index, &names, &reviewed))
             } else {
                 move_plain(&reviewed)
             })
         })?;
         if let Err(rejected) = reviewed {
-            self.bad(&format!(
+            return self.bad(&format!(
                 "{source}: game {index}, ply {}: the engine rejected the position: {}",
                 rejected.ply + 1,
-                rejected.message
+                tuzdyk_notation::excerpt(&rejected.message)
             ));
-            return Ok(());
         }
         let line = if self.json {
-            let mut object = json::Object::new();
-            object
-                .str("type", "summary")
-                .str("source", source)
-                .int("game", index as i64)
-                .str("result", result)
-                .int("plies", game.game.moves().len() as i64);
-            for side in Side::BOTH {
-                object.raw(
-                    side_key(side),
-                    &summary_json(&names[side.index()], &stats[side.index()]),
-                );
-            }
-            object.finish()
+            json::line(&SummaryJson {
+                kind: "summary",
+                source,
+                game: index,
+                result,
+                plies: game.game.moves().len(),
+                white: PlayerJson::new(&names[0], &stats[0]),
+                black: PlayerJson::new(&names[1], &stats[1]),
+            })
         } else {
             let lines: Vec<String> = Side::BOTH
                 .iter()
@@ -87,33 +80,8 @@ impl Analyser {
                 .collect();
             lines.join("\n")
         };
-        self.emit(&line)
+        emit(&line)
     }
-}
-
-fn move_json(source: &str, index: usize, names: &[String; 2], reviewed: &ReviewedMove) -> String {
-    let review = &reviewed.review;
-    let mut object = json::Object::new();
-    object
-        .str("type", "move")
-        .str("source", source)
-        .int("game", index as i64)
-        .int("ply", reviewed.ply as i64 + 1)
-        .int("move_number", reviewed.before.fullmove())
-        .str("side", side_key(reviewed.mover))
-        .str("player", &names[reviewed.mover.index()])
-        .str("fen", &tfen::write(&reviewed.before))
-        .str("move", &reviewed.mv.to_string())
-        .str("notation", &reviewed.token)
-        .str("best", &review.best);
-    score_fields(&mut object, "before", review.before);
-    score_fields(&mut object, "after", review.after);
-    object
-        .opt_int("loss", reviewed.loss)
-        .opt_str("mark", reviewed.mark.map(|mark| mark.name()))
-        .opt_int("depth", review.depth)
-        .strings("pv", &move_strings(&review.pv));
-    object.finish()
 }
 
 fn move_plain(reviewed: &ReviewedMove) -> String {
@@ -139,13 +107,6 @@ fn move_plain(reviewed: &ReviewedMove) -> String {
     line
 }
 
-fn side_key(side: Side) -> &'static str {
-    match side {
-        Side::White => "white",
-        Side::Black => "black",
-    }
-}
-
 fn summary_plain(side: Side, name: &str, stats: &PlayerStats) -> String {
     format!(
         "summary {} {name}: moves {}, average loss {:.0}, inaccuracies {}, mistakes {}, blunders {}, accuracy {:.1}%",
@@ -157,17 +118,4 @@ fn summary_plain(side: Side, name: &str, stats: &PlayerStats) -> String {
         stats.marks[2],
         stats.accuracy(),
     )
-}
-
-fn summary_json(name: &str, stats: &PlayerStats) -> String {
-    let mut object = json::Object::new();
-    object
-        .str("name", name)
-        .int("moves", stats.moves)
-        .float("average_loss", stats.average_loss())
-        .int("inaccuracies", stats.marks[0])
-        .int("mistakes", stats.marks[1])
-        .int("blunders", stats.marks[2])
-        .float("accuracy", stats.accuracy());
-    object.finish()
 }

@@ -3,11 +3,18 @@
 use std::fs::File;
 use std::path::PathBuf;
 
+use tuzdyk_notation::console::OutputError;
 use tuzdyk_protocol::EngineSpec;
 
 use super::config::{self, ConfigError, GameLimits, TimeControl};
 use super::openings::{self, Opening, OpeningsError};
 use super::sprt::{Sprt, SprtError};
+use crate::SearchLimits;
+
+/// `--games`, `--concurrency`, `--max-plies`: a count of at least one.
+fn count() -> impl clap::builder::TypedValueParser<Value = usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+}
 
 /// Command-line arguments.
 #[derive(clap::Args, Debug)]
@@ -22,20 +29,14 @@ pub struct Args {
     /// Clock for each engine: [moves/]seconds[+increment], e.g. 10+0.1 or 40/60+0.5.
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub tc: Option<String>,
-    /// Fixed time per move, in milliseconds.
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
-    /// Node limit per move.
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Depth limit per move.
-    #[arg(long)]
-    pub depth: Option<u32>,
+    /// Each move's search (with --tc, as well as the clock).
+    #[command(flatten)]
+    pub limits: SearchLimits,
     /// Games to play, in colour-swapped pairs (with --sprt: at most this many).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = count())]
     pub games: usize,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = count())]
     pub concurrency: usize,
     /// Opening file: one TFEN per line, or PlayOK game records (each record's
     /// moves are the opening). Default: the built-in openings/playok.tfen.
@@ -59,7 +60,7 @@ pub struct Args {
     pub sprt: Option<Vec<String>>,
     /// A game still going on after this many plies (opening moves not
     /// counted) is adjudicated a draw.
-    #[arg(long, value_name = "PLIES", default_value_t = 600)]
+    #[arg(long, value_name = "PLIES", default_value_t = 600, value_parser = count())]
     pub max_plies: usize,
     /// With --tc: an engine with no bestmove this long after its clock ran
     /// out has hung (it loses and is restarted).
@@ -141,7 +142,7 @@ pub(super) struct Setup {
     pub event: String,
 }
 
-/// Why the match cannot start.
+/// Why the match cannot start, or had to stop.
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
     #[error(
@@ -156,8 +157,6 @@ pub enum MatchError {
     TwoClocks,
     #[error("no time control: give --tc <seconds+increment>, --movetime, --nodes or --depth")]
     NoTimeControl,
-    #[error("{0} must be at least 1")]
-    Zero(&'static str),
     #[error("cannot read openings file '{path}': {error}")]
     ReadOpenings { path: String, error: std::io::Error },
     #[error("openings file '{path}': {error}")]
@@ -172,6 +171,22 @@ pub enum MatchError {
         name: String,
         error: tuzdyk_protocol::ClientError,
     },
+    /// An engine could not be started again during the match.
+    #[error("match stopped: {0}")]
+    Stopped(String),
+    #[error("{0}")]
+    Output(#[from] OutputError),
+}
+
+impl MatchError {
+    /// A match that started and had to stop is 1 (its summary is printed);
+    /// one that cannot start, or cannot report, is 2.
+    pub fn status(&self) -> u8 {
+        match self {
+            MatchError::Stopped(_) => 1,
+            _ => 2,
+        }
+    }
 }
 
 impl Args {
@@ -188,33 +203,15 @@ impl Args {
             second.name.push_str(" (2)");
         }
         let clock = self.tc.as_deref().map(TimeControl::parse).transpose()?;
-        if clock.is_some() && self.movetime.is_some() {
+        if clock.is_some() && self.limits.movetime.is_some() {
             return Err(MatchError::TwoClocks);
         }
-        if clock.is_none()
-            && self.movetime.is_none()
-            && self.nodes.is_none()
-            && self.depth.is_none()
-        {
+        if clock.is_none() && self.limits.is_empty() {
             return Err(MatchError::NoTimeControl);
-        }
-        for (name, value) in [
-            ("--movetime", self.movetime),
-            ("--nodes", self.nodes),
-            ("--depth", self.depth.map(u64::from)),
-            ("--games", Some(self.games as u64)),
-            ("--concurrency", Some(self.concurrency as u64)),
-            ("--max-plies", Some(self.max_plies as u64)),
-        ] {
-            if value == Some(0) {
-                return Err(MatchError::Zero(name));
-            }
         }
         let limits = GameLimits {
             clock,
-            movetime: self.movetime,
-            nodes: self.nodes,
-            depth: self.depth,
+            search: self.limits,
             timeout_margin_ms: self.timeout_margin,
             move_timeout_ms: self.move_timeout,
             ready_timeout_ms: self.ready_timeout,

@@ -5,6 +5,8 @@ use std::fmt;
 
 use tuzdyk_protocol::{EngineSpec, Go};
 
+use crate::SearchLimits;
+
 /// A clock: `base` for the game (or for each `moves` moves), plus `inc` per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
@@ -122,9 +124,8 @@ impl fmt::Display for TimeControl {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameLimits {
     pub clock: Option<TimeControl>,
-    pub movetime: Option<u64>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
+    /// `--movetime`, `--depth`, `--nodes`.
+    pub search: SearchLimits,
     /// With a clock: an engine that has not answered this long after its
     /// clock ran out has hung.
     pub timeout_margin_ms: u64,
@@ -141,30 +142,18 @@ pub struct GameLimits {
 impl GameLimits {
     /// The time control as reported: `5+0.05`, `movetime 100 ms`, `depth 3, nodes 1000`.
     pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(clock) = &self.clock {
-            parts.push(clock.to_string());
-        }
-        if let Some(ms) = self.movetime {
-            parts.push(format!("movetime {ms} ms"));
-        }
-        if let Some(depth) = self.depth {
-            parts.push(format!("depth {depth}"));
-        }
-        if let Some(nodes) = self.nodes {
-            parts.push(format!("nodes {nodes}"));
-        }
-        parts.join(", ")
+        let clock = self.clock.map(|clock| clock.to_string());
+        let search = Some(self.search.describe()).filter(|s| !s.is_empty());
+        [clock, search]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The `go` of every move without its clocks: movetime, depth, nodes.
     pub fn go(&self) -> Go {
-        Go {
-            movetime: self.movetime.map(std::time::Duration::from_millis),
-            depth: self.depth,
-            nodes: self.nodes,
-            ..Go::default()
-        }
+        self.search.go()
     }
 }
 

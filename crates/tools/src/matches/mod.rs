@@ -13,7 +13,7 @@
 //! - [`referee`]: one game, with the clocks and the rules;
 //! - [`standings`]: the running results;
 //! - [`report`]: the lines per game, the summary, the game records;
-//! - [`elo`]: score, Elo and its interval;
+//! - Elo and its interval: `crate::elo`;
 //! - [`sprt`]: the sequential test;
 //! - [`openings`]: opening files and the built-in suite;
 //! - [`config`]: engine specifications and time controls.
@@ -22,21 +22,20 @@
 //! running score; the summary goes to standard output (or, with `--json`,
 //! one JSON object instead).
 
-pub mod args;
-pub mod config;
-pub mod elo;
+mod args;
+mod config;
 pub mod openings;
-pub mod referee;
+mod referee;
 mod report;
-pub mod sprt;
+mod sprt;
 mod standings;
 
 use std::io::Write;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use tuzdyk_notation::console::{self, Stream};
 use tuzdyk_protocol::EngineProcess;
 
 use args::Setup;
@@ -45,36 +44,27 @@ use referee::{GameOutcome, GameSpec, Player};
 use sprt::Decision;
 use standings::Standings;
 
-/// Prints `error: <message>` on stderr; the exit status for bad input.
-fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
-}
-
 /// Runs the tool.
-pub fn run(args: Args) -> ExitCode {
-    let setup = match args.check() {
-        Ok(setup) => setup,
-        Err(error) => return fail(error),
-    };
+///
+/// # Errors
+/// [`MatchError`]: bad arguments or an engine that does not start (before
+/// the first game), an engine that cannot be started again (the match
+/// stops, its summary printed), or output that cannot be written.
+pub fn run(args: Args) -> Result<(), MatchError> {
+    let setup = args.check()?;
     // Start each engine once before the match, so that a wrong command or
     // an engine that does not speak the protocol is one clear error.
     let timeout = Duration::from_millis(setup.limits.ready_timeout_ms);
     for spec in &setup.specs {
-        match EngineProcess::launch(spec, timeout) {
-            Ok((process, id)) => {
-                for line in id.errors {
-                    eprintln!("warning: engine {}: {line}", spec.name);
-                }
-                process.quit();
-            }
-            Err(error) => {
-                return fail(MatchError::Engine {
-                    name: spec.name.clone(),
-                    error,
-                });
-            }
+        let (process, id) =
+            EngineProcess::launch(spec, timeout).map_err(|error| MatchError::Engine {
+                name: spec.name.clone(),
+                error,
+            })?;
+        for line in id.errors {
+            console::err(format_args!("warning: engine {}: {line}", spec.name))?;
         }
+        process.quit();
     }
     play_match(setup)
 }
@@ -85,13 +75,15 @@ enum Message {
     Fatal(String),
 }
 
-/// Plays the match and prints the reports.
-fn play_match(mut setup: Setup) -> ExitCode {
+/// Plays the match and prints the reports. A report that cannot be written
+/// (its reader gone) stops the match: the games in flight are abandoned.
+fn play_match(mut setup: Setup) -> Result<(), MatchError> {
     let names = [setup.specs[0].name.clone(), setup.specs[1].name.clone()];
     let mut standings = Standings::new(names.clone(), setup.sprt);
     let next_game = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let mut fatal = None;
+    let mut closed = None;
     let date = tuzdyk_notation::record::today();
     let mut pgn_failed = false;
     let mut pgn = setup.pgn.take();
@@ -115,6 +107,10 @@ fn play_match(mut setup: Setup) -> ExitCode {
         }
         drop(sender);
         for message in receiver {
+            if closed.is_some() {
+                // Draining: the workers see `stop` after their game.
+                continue;
+            }
             let game = match message {
                 Message::Game(game) => game,
                 Message::Fatal(message) => {
@@ -123,44 +119,52 @@ fn play_match(mut setup: Setup) -> ExitCode {
                     continue;
                 }
             };
-            if standings.decision() != Decision::Continue {
+            let reported = if standings.decision() != Decision::Continue {
                 // In flight when the test decided: the decision stands on
                 // the games before it, so this one is left out.
-                eprintln!(
+                console::err(format_args!(
                     "game {} ended after the SPRT decision: not counted",
                     game.number
-                );
-                continue;
-            }
-            standings.add(&game);
-            if let Some((path, file)) = &mut pgn {
-                let text = report::game_record(&game, &names, &setup, &date).to_string();
-                if let Err(e) = writeln!(file, "{text}").and_then(|()| file.flush())
-                    && !pgn_failed
-                {
-                    pgn_failed = true;
-                    eprintln!("warning: cannot write to '{}': {e}", path.display());
+                ))
+            } else {
+                standings.add(&game);
+                if let Some((path, file)) = &mut pgn {
+                    let text = report::game_record(&game, &names, &setup, &date).to_string();
+                    if let Err(e) = writeln!(file, "{text}").and_then(|()| file.flush())
+                        && !pgn_failed
+                    {
+                        pgn_failed = true;
+                        // Said once; the match goes on without its records.
+                        let _ = console::err(format_args!(
+                            "warning: cannot write to '{}': {e}",
+                            path.display()
+                        ));
+                    }
                 }
-            }
-            report::report_game(&game, &standings, setup.games);
-            if standings.decision() != Decision::Continue {
+                if standings.decision() != Decision::Continue {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                console::err(report::game_lines(&game, &standings, setup.games))
+            };
+            if let Err(error) = reported {
                 stop.store(true, Ordering::Relaxed);
+                closed = Some(error);
             }
         }
     });
 
-    if setup.json {
-        println!("{}", report::json_summary(&standings, &setup));
-    } else {
-        print!("{}", report::text_summary(&standings, &setup));
+    if let Some(error) = closed {
+        return Err(MatchError::Output(error));
     }
-    let _ = std::io::stdout().flush();
+    let summary = if setup.json {
+        report::json_summary(&standings, &setup) + "\n"
+    } else {
+        report::text_summary(&standings, &setup)
+    };
+    console::write(Stream::Output, &summary)?;
     match fatal {
-        Some(message) => {
-            eprintln!("error: match stopped: {message}");
-            ExitCode::from(1)
-        }
-        None => ExitCode::SUCCESS,
+        Some(message) => Err(MatchError::Stopped(message)),
+        None => Ok(()),
     }
 }
 

@@ -131,8 +131,6 @@ pub struct GameOutcome {
     pub termination: Termination,
     /// From the opening's start: the opening's moves, then the moves played.
     pub game: Game,
-    /// Moves played in the match (the opening's not counted).
-    pub plies: usize,
 }
 
 impl GameOutcome {
@@ -354,7 +352,6 @@ impl Table<'_> {
             result,
             termination,
             game: self.game,
-            plies: self.plies,
         }
     }
 
@@ -376,7 +373,7 @@ impl Table<'_> {
                 clocks.fill(&mut go, side);
                 clocks.left[side.index()].max(0) as u64 + self.limits.timeout_margin_ms
             }
-            None => self.limits.movetime.unwrap_or(0) + self.limits.move_timeout_ms,
+            None => self.limits.search.movetime.unwrap_or(0) + self.limits.move_timeout_ms,
         };
         let Some(process) = player.process.as_mut() else {
             return Err(Forfeit::Crashed { during });

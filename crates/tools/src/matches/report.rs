@@ -1,19 +1,20 @@
 //! What a match reports: a line per game on stderr, the summary on stdout
 //! (text, or one JSON object), and each game's record.
 
+use serde::Serialize;
 use tuzdyk_notation::record::{GameRecord, result_text};
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::Position;
 
 use super::args::Setup;
-use super::elo::{Tally, format_elo};
 use super::referee::{ForfeitKind, GameOutcome};
 use super::sprt::{self, Decision};
 use super::standings::Standings;
-use crate::json::Object;
+use crate::elo::{Tally, format_elo};
 
-/// Prints the progress lines of a finished game on stderr.
-pub(super) fn report_game(game: &GameOutcome, standings: &Standings, total: usize) {
+/// The two progress lines of a finished game (for stderr): the game, then
+/// the running score.
+pub(super) fn game_lines(game: &GameOutcome, standings: &Standings, total: usize) -> String {
     let names = &standings.names;
     let mut line = format!(
         "game {}/{total}: {} vs {}: {} ({})\nafter {} games: {} vs {}: {}",
@@ -34,7 +35,7 @@ pub(super) fn report_game(game: &GameOutcome, standings: &Standings, total: usiz
     if decision != Decision::Continue {
         line.push_str(&format!(", {}", decision.describe()));
     }
-    eprintln!("{line}");
+    line
 }
 
 /// The game as a PlayOK record with the match's tags.
@@ -151,101 +152,195 @@ pub(super) fn text_summary(standings: &Standings, setup: &Setup) -> String {
     out
 }
 
+/// The JSON summary (`--json`): one object, its schema these structs (and
+/// README's `match` section).
+#[derive(Serialize)]
+struct Summary<'a> {
+    engines: Vec<EngineJson<'a>>,
+    time_control: String,
+    openings: &'a str,
+    games_requested: usize,
+    games: u64,
+    pairs: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    /// The first engine's mean score per game; `null` before a game.
+    score: Option<f64>,
+    /// `null` when infinite (a score of 0% or 100%) or before a game.
+    elo: Option<f64>,
+    elo_lower: Option<f64>,
+    elo_upper: Option<f64>,
+    elo_interval: &'static str,
+    los: f64,
+    draw_ratio: Option<f64>,
+    pentanomial: [u64; 5],
+    sprt: Option<SprtJson>,
+    normal: u64,
+    adjudicated: u64,
+    forfeits: [ForfeitsJson<'a>; 2],
+    results: Vec<ResultJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct EngineJson<'a> {
+    name: &'a str,
+    command: String,
+    /// The `option.<Name>=<value>` pairs, in the order given.
+    #[serde(serialize_with = "pairs_as_object")]
+    options: &'a [(String, String)],
+}
+
+#[derive(Serialize)]
+struct SprtJson {
+    model: &'static str,
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    llr: f64,
+    lower_bound: f64,
+    upper_bound: f64,
+    decision: &'static str,
+}
+
+/// One engine's forfeits by kind; the keys are [`ForfeitKind::name`]s.
+#[derive(Serialize)]
+struct ForfeitsJson<'a> {
+    engine: &'a str,
+    illegal_move: u64,
+    crash: u64,
+    hang: u64,
+    time_forfeit: u64,
+    start_failure: u64,
+}
+
+#[derive(Serialize)]
+struct ResultJson<'a> {
+    round: usize,
+    white: &'a str,
+    black: &'a str,
+    result: &'static str,
+    termination: &'a str,
+}
+
+/// Name-value pairs as one JSON object, in their order.
+fn pairs_as_object<S: serde::Serializer>(
+    pairs: &&[(String, String)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(pairs.iter().map(|(name, value)| (name, value)))
+}
+
+/// A number, or `None` when it is not finite (JSON has no infinity).
+fn finite(value: f64) -> Option<f64> {
+    value.is_finite().then_some(value)
+}
+
 /// The summary as one JSON object.
 pub(super) fn json_summary(standings: &Standings, setup: &Setup) -> String {
     let t = &standings.tally;
     let elo = t.elo();
-    let mut object = Object::new();
-    object
-        .array(
-            "engines",
-            &setup.specs.iter().map(engine_json).collect::<Vec<_>>(),
-        )
-        .str("time_control", &setup.limits.describe())
-        .str("openings", &setup.openings_name)
-        .int("games_requested", setup.games as i64)
-        .int("games", t.games() as i64)
-        .int("pairs", t.pairs() as i64)
-        .int("wins", t.wins as i64)
-        .int("draws", t.draws as i64)
-        .int("losses", t.losses as i64)
-        .opt_number("score", t.score())
-        .opt_number("elo", elo.map(|e| e.elo))
-        .opt_number("elo_lower", elo.map(|e| e.lower))
-        .opt_number("elo_upper", elo.map(|e| e.upper))
-        .str("elo_interval", interval_method(t))
-        .number("los", t.los())
-        .opt_number("draw_ratio", t.draw_ratio())
-        .array("pentanomial", &t.pentanomial.map(|c| c.to_string()))
-        .raw("sprt", &sprt_json(standings))
-        .int("normal", standings.normal as i64)
-        .int("adjudicated", standings.adjudicated as i64)
-        .array(
-            "forfeits",
-            &[forfeits_json(standings, 0), forfeits_json(standings, 1)],
-        );
+    let forfeits = |engine: usize| {
+        let count = |kind| standings.forfeit_count(engine, kind);
+        ForfeitsJson {
+            engine: &standings.names[engine],
+            illegal_move: count(ForfeitKind::IllegalMove),
+            crash: count(ForfeitKind::Crash),
+            hang: count(ForfeitKind::Hang),
+            time_forfeit: count(ForfeitKind::TimeForfeit),
+            start_failure: count(ForfeitKind::StartFailure),
+        }
+    };
     let mut games = standings.games.clone();
     games.sort_by_key(|game| game.0);
-    let games: Vec<String> = games
+    let summary = Summary {
+        engines: setup
+            .specs
+            .iter()
+            .map(|spec| EngineJson {
+                name: &spec.name,
+                command: spec.command.join(" "),
+                options: &spec.options,
+            })
+            .collect(),
+        time_control: setup.limits.describe(),
+        openings: &setup.openings_name,
+        games_requested: setup.games,
+        games: t.games(),
+        pairs: t.pairs(),
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        score: t.score(),
+        elo: elo.and_then(|e| finite(e.elo)),
+        elo_lower: elo.and_then(|e| finite(e.lower)),
+        elo_upper: elo.and_then(|e| finite(e.upper)),
+        elo_interval: interval_method(t),
+        los: t.los(),
+        draw_ratio: t.draw_ratio(),
+        pentanomial: t.pentanomial,
+        sprt: standings.sprt.map(|(sprt, llr, decision)| {
+            let (lower, upper) = sprt.bounds();
+            SprtJson {
+                model: sprt::MODEL,
+                elo0: sprt.elo0,
+                elo1: sprt.elo1,
+                alpha: sprt.alpha,
+                beta: sprt.beta,
+                llr,
+                lower_bound: lower,
+                upper_bound: upper,
+                decision: decision.describe(),
+            }
+        }),
+        normal: standings.normal,
+        adjudicated: standings.adjudicated,
+        forfeits: [forfeits(0), forfeits(1)],
+        results: Vec::new(),
+    };
+    let results = games
         .iter()
-        .map(|(number, white, result, termination)| {
-            let mut game = Object::new();
-            game.int("round", *number as i64)
-                .str("white", &standings.names[*white])
-                .str("black", &standings.names[1 - white])
-                .str("result", result)
-                .str("termination", termination);
-            game.finish()
+        .map(|(number, white, result, termination)| ResultJson {
+            round: *number,
+            white: &standings.names[*white],
+            black: &standings.names[1 - white],
+            result,
+            termination,
         })
         .collect();
-    object.array("results", &games);
-    object.finish()
-}
-
-fn engine_json(spec: &tuzdyk_protocol::EngineSpec) -> String {
-    let mut options = Object::new();
-    for (name, value) in &spec.options {
-        options.str(name, value);
-    }
-    let mut engine = Object::new();
-    engine
-        .str("name", &spec.name)
-        .str("command", &spec.command.join(" "))
-        .raw("options", &options.finish());
-    engine.finish()
-}
-
-fn sprt_json(standings: &Standings) -> String {
-    let Some((sprt, llr, decision)) = standings.sprt else {
-        return "null".to_string();
-    };
-    let (lower, upper) = sprt.bounds();
-    let mut object = Object::new();
-    object
-        .str("model", sprt::MODEL)
-        .number("elo0", sprt.elo0)
-        .number("elo1", sprt.elo1)
-        .number("alpha", sprt.alpha)
-        .number("beta", sprt.beta)
-        .number("llr", llr)
-        .number("lower_bound", lower)
-        .number("upper_bound", upper)
-        .str("decision", decision.describe());
-    object.finish()
-}
-
-fn forfeits_json(standings: &Standings, engine: usize) -> String {
-    let mut object = Object::new();
-    object.str("engine", &standings.names[engine]);
-    for kind in ForfeitKind::ALL {
-        object.int(kind.name(), standings.forfeit_count(engine, kind) as i64);
-    }
-    object.finish()
+    serde_json::to_string(&Summary { results, ..summary })
+        .unwrap_or_else(|e| unreachable!("plain structs always serialise: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_forfeit_keys_are_the_kinds_names() {
+        let standings = Standings::new(["a".to_string(), "b".to_string()], None);
+        let json = serde_json::to_value(ForfeitsJson {
+            engine: "a",
+            illegal_move: standings.forfeit_count(0, ForfeitKind::IllegalMove),
+            crash: 0,
+            hang: 0,
+            time_forfeit: 0,
+            start_failure: 0,
+        })
+        .unwrap();
+        let mut keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut names: Vec<&str> = ForfeitKind::ALL.iter().map(|k| k.name()).collect();
+        names.push("engine");
+        keys.sort_unstable();
+        names.sort_unstable();
+        assert_eq!(keys, names);
+    }
 
     #[test]
     fn the_interval_method_follows_the_pairs() {

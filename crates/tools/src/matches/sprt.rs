@@ -14,7 +14,7 @@
 //! `ln((1 - beta) / alpha)`, with H0 accepted when it falls to
 //! `ln(beta / (1 - alpha))`.
 
-use super::elo::score_from_elo;
+use crate::elo::score_from_elo;
 
 /// The name of the model, for reports.
 pub const MODEL: &str = "GSPRT on pentanomial pairs, logistic Elo (fishtest LLR_logistic)";

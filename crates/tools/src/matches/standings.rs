@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use tuzdyk_notation::record::result_text;
 
-use super::elo::{Tally, format_elo};
 use super::referee::{ForfeitKind, GameOutcome, Termination};
 use super::sprt::{Decision, Sprt};
+use crate::elo::{Tally, format_elo};
 
 /// The running results.
 pub(super) struct Standings {

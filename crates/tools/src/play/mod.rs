@@ -6,28 +6,35 @@
 //! the rules are checked here too, so an illegal move typed by the person is
 //! explained before the engine sees it, and an illegal engine move is caught.
 
-mod board;
+mod explain;
 mod session;
 
-use std::collections::hash_map::RandomState;
 use std::fs::OpenOptions;
-use std::hash::{BuildHasher, Hasher};
-use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::PathBuf;
-use std::process::ExitCode;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
+use tuzdyk_notation::console::{self, OutputError, Stream};
 use tuzdyk_notation::ending::Ending as RulesEnding;
 use tuzdyk_notation::hole::{self, HoleError};
 use tuzdyk_notation::record::{self, GameRecord, result_text};
-use tuzdyk_notation::tfen;
+use tuzdyk_notation::tfen::{self, TfenError};
+use tuzdyk_notation::{diagram, excerpt};
+use tuzdyk_protocol::line::{Line, read_line};
 use tuzdyk_protocol::{ClientError, EngineOption, EngineProcess, Go, Level, Score, SearchReport};
+use tuzdyk_rules::rng::{SplitMix64, clock_seed};
 use tuzdyk_rules::{Game, GameEnd, GameResult, IllegalMove, Move, Position, Side};
+
+use crate::{EngineCmd, SearchLimits};
 
 /// The engine's move time when no limit is given.
 pub const DEFAULT_MOVETIME: u64 = 1000;
+
+/// The longest line the session reads: a command is a word or two, so
+/// anything longer is a mistake (a paste gone wrong), refused unread.
+const MAX_COMMAND_BYTES: usize = 1024;
 
 /// Which side the person plays.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,16 +64,9 @@ pub struct Args {
     /// stand-in for a new player, each with its estimated PlayOK rating.
     #[arg(long, value_parser = level_parser(), default_value = "beginner")]
     pub level: Level,
-    /// The engine's thinking time per move, in milliseconds (default 1000
-    /// when no --depth or --nodes is given).
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
-    /// Limit the engine's search to this depth.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Limit the engine's search to this many nodes.
-    #[arg(long)]
-    pub nodes: Option<u64>,
+    /// The engine's search per move (with none, a movetime of 1000 ms).
+    #[command(flatten)]
+    pub limits: SearchLimits,
     /// Start from this TFEN position instead of the start.
     #[arg(long)]
     pub fen: Option<String>,
@@ -76,27 +76,42 @@ pub struct Args {
     /// Your name in the game record.
     #[arg(long, default_value = "You")]
     pub name: String,
-    /// The engine to run, with its arguments (default: this program).
-    #[arg(long, value_name = "CMD")]
-    pub engine_cmd: Option<String>,
+    #[command(flatten)]
+    pub engine: EngineCmd,
 }
 
 impl Args {
-    fn go(&self) -> Go {
-        Go::with_limits(self.depth, self.nodes, self.movetime).unwrap_or(Go {
-            movetime: Some(Duration::from_millis(DEFAULT_MOVETIME)),
-            ..Go::default()
-        })
+    /// The limits of the engine's moves.
+    fn limits(&self) -> SearchLimits {
+        self.limits.or(SearchLimits::movetime(DEFAULT_MOVETIME))
     }
+}
 
-    fn search_timeout(&self) -> Duration {
-        match (self.movetime, self.depth, self.nodes) {
-            (Some(ms), _, _) => {
-                Duration::from_millis(ms.saturating_mul(2)) + Duration::from_secs(60)
-            }
-            (None, None, None) => Duration::from_millis(2 * DEFAULT_MOVETIME + 60_000),
-            _ => Duration::from_secs(24 * 3600),
-        }
+/// Why `play` cannot run, or had to stop.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    #[error("invalid --fen '{text}': {error}")]
+    Fen { text: String, error: TfenError },
+    #[error("the game is already over in the --fen position")]
+    GameOver,
+    #[error("cannot write --pgn {path}: {error}")]
+    Pgn {
+        path: String,
+        #[source]
+        error: io::Error,
+    },
+    /// The engine cannot be started, or failed (exited, hung, or played a
+    /// move that is not legal).
+    #[error(transparent)]
+    Engine(#[from] ClientError),
+    #[error("{0}")]
+    Output(#[from] OutputError),
+}
+
+impl PlayError {
+    /// Every failure stops the session before or during a game: 2.
+    pub fn status(&self) -> u8 {
+        2
     }
 }
 
@@ -116,25 +131,6 @@ The board shows the engine's row on top (its holes numbered from its left, so 9
 down to 1) and yours below; X marks a tuzdik: stones sown into it go to its
 owner's kazan. An even count in the opponent's hole where your last stone lands
 is captured; exactly 3 there can make it your tuzdik (one per game, not hole 9).";
-
-/// Why the session ends early.
-enum Exit {
-    /// Standard output is closed.
-    Output,
-    Engine(ClientError),
-}
-
-impl From<ClientError> for Exit {
-    fn from(error: ClientError) -> Exit {
-        Exit::Engine(error)
-    }
-}
-
-impl From<io::Error> for Exit {
-    fn from(_: io::Error) -> Exit {
-        Exit::Output
-    }
-}
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,55 +187,46 @@ struct Session {
     game: Match,
     /// Echo each line read, so that a piped session reads like a typed one.
     echo: bool,
-    out: io::Stdout,
 }
 
-/// Runs the tool.
-pub fn run(args: Args) -> ExitCode {
+/// Checks, before the first game, that the record file can be written,
+/// without making it: the file is made when a game ends, so a session with
+/// no finished game leaves nothing behind.
+fn check_record_file(path: &Path) -> io::Result<()> {
+    if path.exists() {
+        return OpenOptions::new().append(true).open(path).map(drop);
+    }
+    // Made and removed at once: the folder takes a new file.
+    OpenOptions::new().write(true).create_new(true).open(path)?;
+    std::fs::remove_file(path)
+}
+
+/// Runs the tool. A closed standard output ends the session quietly.
+///
+/// # Errors
+/// [`PlayError`]: a bad `--fen`, an unwritable `--pgn`, an engine that
+/// cannot be started or fails.
+pub fn run(args: Args) -> Result<(), PlayError> {
     let start = match &args.fen {
-        Some(text) => match tfen::parse(text) {
-            Ok(pos) => pos,
-            Err(e) => {
-                eprintln!("error: invalid --fen '{text}': {e}");
-                return ExitCode::from(2);
-            }
-        },
+        Some(text) => tfen::parse(text).map_err(|error| PlayError::Fen {
+            text: excerpt(text),
+            error,
+        })?,
         None => Position::startpos(),
     };
     if start.game_over().is_some() {
-        eprintln!("error: the game is already over in the --fen position");
-        return ExitCode::from(2);
-    }
-    if args.depth == Some(0) || args.nodes == Some(0) {
-        eprintln!("error: --depth and --nodes must be at least 1");
-        return ExitCode::from(2);
+        return Err(PlayError::GameOver);
     }
     // Fail before the game, not after it, if the record cannot be kept.
-    if let Some(path) = &args.pgn
-        && let Err(e) = OpenOptions::new().create(true).append(true).open(path)
-    {
-        eprintln!("error: cannot write --pgn {}: {e}", path.display());
-        return ExitCode::from(2);
+    if let Some(path) = &args.pgn {
+        check_record_file(path).map_err(|error| PlayError::Pgn {
+            path: path.display().to_string(),
+            error,
+        })?;
     }
-    let spec = match crate::engine_spec(args.engine_cmd.as_deref()) {
-        Ok(spec) => spec,
-        Err(status) => return status,
-    };
-    let mut engine = match EngineProcess::start(&spec) {
-        Ok(engine) => engine,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let mut engine = EngineProcess::start(&args.engine.spec()?)?;
     let options = vec![(level_option(), args.level.name().to_string())];
-    let id = match engine.handshake(&options, Duration::from_secs(30)) {
-        Ok(id) => id,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let id = engine.handshake(&options, Duration::from_secs(30))?;
     // The engine's name as it gives it (`id name tuzdyk 0.1.0`), first word.
     let engine_name = id
         .name
@@ -247,10 +234,11 @@ pub fn run(args: Args) -> ExitCode {
         .and_then(|name| name.split_whitespace().next())
         .unwrap_or("engine")
         .to_string();
+    let limits = args.limits();
     let mut session = Session {
         engine,
-        go: args.go(),
-        timeout: args.search_timeout(),
+        go: limits.go(),
+        timeout: limits.timeout(),
         game: Match {
             game: Game::new(start),
             human: Side::White,
@@ -261,48 +249,21 @@ pub fn run(args: Args) -> ExitCode {
         engine_name,
         start,
         echo: !io::stdin().is_terminal(),
-        out: io::stdout(),
         args,
     };
-    let status = match session.run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Exit::Output) => ExitCode::SUCCESS,
-        Err(Exit::Engine(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    };
+    let result = session.run();
     session.engine.quit();
-    status
+    result
 }
 
-/// A random side, from the standard library's random hash keys.
+/// A side drawn from the clock, for `--side random`.
 fn random_side() -> Side {
-    let mut hasher = RandomState::new().build_hasher();
-    hasher.write_u64(
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64),
-    );
-    if hasher.finish() & 1 == 0 {
-        Side::White
-    } else {
-        Side::Black
-    }
+    Side::BOTH[SplitMix64::new(clock_seed()).below(2)]
 }
 
 /// The name of the engine's `Level` option.
 fn level_option() -> String {
     EngineOption::Level.spec().name.to_string()
-}
-
-/// One line of input without its line ending; `None` at the end.
-fn read_line(input: &mut impl BufRead) -> Option<String> {
-    let mut buffer = Vec::new();
-    match input.read_until(b'\n', &mut buffer) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => Some(String::from_utf8_lossy(&buffer).trim().to_string()),
-    }
 }
 
 /// A score from the person's view, in words: `+1.4 stones for you (cp 137)`.
@@ -321,7 +282,7 @@ fn score_for_person(score: Score) -> String {
 fn parse_hole(text: &str) -> Result<Move, String> {
     hole::parse(text).map_err(|error| match error {
         HoleError::OutOfRange(n) => format!("There is no hole {n}: your holes are 1 to 9."),
-        HoleError::Malformed(_) => format!("'{text}' is not a hole number (1 to 9)."),
+        HoleError::Malformed(_) => format!("'{}' is not a hole number (1 to 9).", excerpt(text)),
     })
 }
 
@@ -361,6 +322,10 @@ mod tests {
         assert!(parse_hole("12").unwrap_err().contains("no hole 12"));
         assert!(parse_hole("-3").unwrap_err().contains("no hole -3"));
         assert!(parse_hole("5x").unwrap_err().contains("not a hole"));
+        assert_eq!(
+            parse_hole("5\u{1b}[31m").unwrap_err(),
+            "'5?[31m' is not a hole number (1 to 9)."
+        );
     }
 
     #[test]
@@ -372,8 +337,8 @@ mod tests {
             args: Args,
         }
         let cli = Cli::parse_from(["play"]);
-        assert_eq!(cli.args.go().to_string(), "go movetime 1000");
+        assert_eq!(cli.args.limits().go().to_string(), "go movetime 1000");
         let cli = Cli::parse_from(["play", "--depth", "3"]);
-        assert_eq!(cli.args.go().to_string(), "go depth 3");
+        assert_eq!(cli.args.limits().go().to_string(), "go depth 3");
     }
 }

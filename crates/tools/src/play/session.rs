@@ -4,31 +4,22 @@
 use super::*;
 
 impl Session {
-    fn say(&mut self, text: &str) -> Result<(), Exit> {
-        let mut out = self.out.lock();
-        writeln!(out, "{text}")?;
-        out.flush()?;
-        Ok(())
+    fn say(&mut self, text: &str) -> Result<(), PlayError> {
+        self.prompt(&format!("{text}\n"))
     }
 
-    fn prompt(&mut self, text: &str) -> Result<(), Exit> {
-        let mut out = self.out.lock();
-        write!(out, "{text}")?;
-        out.flush()?;
-        Ok(())
+    fn prompt(&mut self, text: &str) -> Result<(), PlayError> {
+        Ok(console::write(Stream::Output, text)?)
     }
 
-    fn show_board(&mut self) -> Result<(), Exit> {
-        let text = board::render(
-            self.game.game.position(),
-            self.game.human,
-            &self.game.labels,
-        );
+    fn show_board(&mut self) -> Result<(), PlayError> {
+        let [white, black] = &self.game.labels;
+        let text = diagram::view(self.game.game.position(), self.game.human, [white, black]);
         self.say(&text)
     }
 
     /// Starts a new game: side drawn, engine told.
-    fn new_game(&mut self) -> Result<(), Exit> {
+    fn new_game(&mut self) -> Result<(), PlayError> {
         let human = match self.args.side {
             SideChoice::White => Side::White,
             SideChoice::Black => Side::Black,
@@ -58,7 +49,7 @@ impl Session {
     }
 
     /// Reads commands until the person quits or input ends.
-    pub(super) fn run(&mut self) -> Result<(), Exit> {
+    pub(super) fn run(&mut self) -> Result<(), PlayError> {
         let stdin = io::stdin();
         let mut input = stdin.lock();
         self.new_game()?;
@@ -88,12 +79,26 @@ impl Session {
                 )
             };
             self.prompt(&prompt)?;
-            let Some(line) = read_line(&mut input) else {
-                self.say("")?;
-                return self.end_of_input();
+            let line = match read_line(&mut input, MAX_COMMAND_BYTES) {
+                Ok(Some(Line::Text(line))) => line.trim().to_string(),
+                Ok(Some(Line::TooLong { bytes })) => {
+                    if self.echo {
+                        self.say("...")?;
+                    }
+                    self.say(&format!(
+                        "That line is {bytes} bytes long: a command is a word or two. Type help for the commands."
+                    ))?;
+                    continue;
+                }
+                // Input that cannot be read is input that has ended.
+                Ok(None) | Err(_) => {
+                    self.say("")?;
+                    return self.end_of_input();
+                }
             };
             if self.echo {
-                self.say(&line)?;
+                // What was read, quoted as every message quotes input.
+                self.say(&excerpt(&line))?;
             }
             match self.command(&line)? {
                 Next::Prompt => {}
@@ -104,7 +109,7 @@ impl Session {
     }
 
     /// At the end of input: an unfinished game is shown as it stands.
-    fn end_of_input(&mut self) -> Result<(), Exit> {
+    fn end_of_input(&mut self) -> Result<(), PlayError> {
         if self.game.ending.is_none() && !self.game.game.moves().is_empty() {
             let record = self.game.record();
             self.say("End of input: the game is left unfinished. Its record so far:")?;
@@ -113,7 +118,7 @@ impl Session {
         Ok(())
     }
 
-    fn command(&mut self, line: &str) -> Result<Next, Exit> {
+    fn command(&mut self, line: &str) -> Result<Next, PlayError> {
         let mut words = line.split_whitespace();
         let Some(word) = words.next() else {
             return Ok(Next::Prompt);
@@ -167,14 +172,14 @@ impl Session {
             }
             _ => self.say(&format!(
                 "Unknown command '{}'. Type a hole number 1-9, or help.",
-                line.trim()
+                excerpt(line.trim())
             ))?,
         }
         Ok(Next::Prompt)
     }
 
     /// Checks a typed hole: `Ok(move)` if it is legal now, else explains.
-    fn legal_hole(&mut self, text: &str) -> Result<Option<Move>, Exit> {
+    fn legal_hole(&mut self, text: &str) -> Result<Option<Move>, PlayError> {
         let mv = match parse_hole(text) {
             Ok(mv) => mv,
             Err(message) => {
@@ -192,11 +197,11 @@ impl Session {
         }
     }
 
-    fn human_move(&mut self, text: &str) -> Result<Next, Exit> {
+    fn human_move(&mut self, text: &str) -> Result<Next, PlayError> {
         let Some(mv) = self.legal_hole(text)? else {
             return Ok(Next::Prompt);
         };
-        let description = board::describe(
+        let description = explain::describe(
             self.game.game.position(),
             mv,
             self.game.human,
@@ -207,14 +212,14 @@ impl Session {
         Ok(Next::Prompt)
     }
 
-    fn preview(&mut self, text: &str) -> Result<(), Exit> {
+    fn preview(&mut self, text: &str) -> Result<(), PlayError> {
         if self.game.ending.is_some() {
             return self.say("The game is over.");
         }
         let Some(mv) = self.legal_hole(text.trim())? else {
             return Ok(());
         };
-        let description = board::describe(
+        let description = explain::describe(
             self.game.game.position(),
             mv,
             self.game.human,
@@ -224,9 +229,9 @@ impl Session {
     }
 
     /// Plays a move already checked as legal.
-    fn play(&mut self, mv: Move) -> Result<(), Exit> {
+    fn play(&mut self, mv: Move) -> Result<(), PlayError> {
         self.game.game.play(mv).map(|_| ()).map_err(|reason| {
-            Exit::Engine(ClientError::Exited(format!(
+            PlayError::Engine(ClientError::Exited(format!(
                 "{} (the move {mv} cannot be played: {reason})",
                 self.engine.name
             )))
@@ -234,7 +239,7 @@ impl Session {
     }
 
     /// Sends the game and searches with `go`.
-    fn search(&mut self, go: &Go) -> Result<SearchReport, Exit> {
+    fn search(&mut self, go: &Go) -> Result<SearchReport, PlayError> {
         self.engine.set_position(&self.game.game)?;
         Ok(self.engine.go(go, self.timeout)?)
     }
@@ -249,24 +254,24 @@ impl Session {
             .filter(|&mv| pos.is_legal(mv))
     }
 
-    fn engine_move(&mut self) -> Result<(), Exit> {
+    fn engine_move(&mut self) -> Result<(), PlayError> {
         let go = self.go.clone();
         let report = self.search(&go)?;
         let Some(mv) = self.answered_move(&report) else {
-            return Err(Exit::Engine(ClientError::Exited(format!(
+            return Err(PlayError::Engine(ClientError::Exited(format!(
                 "{} (it answered the illegal move '{}')",
                 self.engine.name,
-                report.bestmove_token()
+                excerpt(report.bestmove_token())
             ))));
         };
         let pos = *self.game.game.position();
-        let description = board::describe(&pos, mv, self.game.human, &self.engine_name);
+        let description = explain::describe(&pos, mv, self.game.human, &self.engine_name);
         self.play(mv)?;
         let name = self.engine_name.clone();
         self.say(&format!("{name} plays {mv}: {description}."))
     }
 
-    fn hint(&mut self) -> Result<(), Exit> {
+    fn hint(&mut self) -> Result<(), PlayError> {
         self.engine.send(&format!(
             "setoption name {} value {}",
             level_option(),
@@ -283,7 +288,7 @@ impl Session {
         let Some(mv) = self.answered_move(&report) else {
             return self.say(&format!(
                 "No hint: the engine answered '{}'.",
-                report.bestmove_token()
+                excerpt(report.bestmove_token())
             ));
         };
         let score = report
@@ -291,14 +296,14 @@ impl Session {
             .and_then(|l| l.score)
             .map_or("unknown".to_string(), score_for_person);
         let pos = *self.game.game.position();
-        let description = board::describe(&pos, mv, self.game.human, &self.engine_name);
+        let description = explain::describe(&pos, mv, self.game.human, &self.engine_name);
         self.say(&format!(
             "Hint: play {mv}; the engine scores it {score}. It {description}."
         ))
     }
 
     /// Takes back the person's last move and the engine's reply.
-    fn undo(&mut self) -> Result<Next, Exit> {
+    fn undo(&mut self) -> Result<Next, PlayError> {
         let human = self.game.human;
         let game = &mut self.game.game;
         let Some(last_human) = (0..game.moves().len())
@@ -319,7 +324,7 @@ impl Session {
     }
 
     /// Announces the end, prints the record and writes it with `--pgn`.
-    fn finish(&mut self, ending: Ending) -> Result<(), Exit> {
+    fn finish(&mut self, ending: Ending) -> Result<(), PlayError> {
         self.game.ending = Some(ending);
         let human = self.game.human;
         let pos = *self.game.game.position();
@@ -355,9 +360,14 @@ impl Session {
                 .append(true)
                 .open(&path)
                 .and_then(|mut file| writeln!(file, "{record}"));
+            // The game is over and shown: a record that cannot be kept is
+            // said in the session, which goes on.
             match written {
                 Ok(()) => self.say(&format!("Record appended to {}.", path.display()))?,
-                Err(e) => eprintln!("error: cannot write {}: {e}", path.display()),
+                Err(e) => self.say(&format!(
+                    "Cannot write the record to {}: {e}.",
+                    path.display()
+                ))?,
             }
         }
         self.say("Type new for another game, undo to take back your last move, or quit.")

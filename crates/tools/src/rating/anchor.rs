@@ -22,9 +22,7 @@ use tuzdyk_rules::rng::SplitMix64;
 
 use super::fit::{OFFSET, quantile, resample};
 use super::samples::Record;
-
-/// z for a two-sided 95% interval.
-const Z95: f64 = 1.96;
+use crate::elo::{Z95, elo_from_score};
 
 /// One step of the chain: `upper`'s Elo over the ladder level below it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,7 +51,8 @@ pub fn match_elo(records: &[&Record], a: Level, b: Level) -> Option<(f64, f64, u
     let variance = points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / n;
     // A whitewash is taken as half a game short of one.
     let score = mean.clamp(0.5 / n, 1.0 - 0.5 / n);
-    let elo = -400.0 * (1.0 / score - 1.0).log10();
+    let elo = elo_from_score(score);
+    // d(elo)/d(score), for the delta method.
     let slope = 400.0 / (std::f64::consts::LN_10 * score * (1.0 - score));
     let error = Z95 * (variance.max(score * (1.0 - score) / n.max(1.0)) / n).sqrt() * slope;
     Some((elo, error, points.len()))

@@ -12,15 +12,18 @@
 //! given (`--chain`). The output is the table for STRENGTH.md and the
 //! `RATINGS` table of the protocol crate, ready to paste.
 
-pub mod anchor;
-pub mod fit;
-pub mod samples;
+mod anchor;
+mod fit;
+mod samples;
 
+use std::io::{self, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-use tuzdyk_protocol::Level;
+use tuzdyk_notation::console::{OutputError, Stream};
+use tuzdyk_notation::excerpt;
+use tuzdyk_protocol::{ClientError, Level};
 
+use crate::EngineCmd;
 use anchor::{Anchor, Step};
 use fit::{Line, Sample};
 use samples::{Kind, Record};
@@ -63,24 +66,68 @@ pub struct Args {
     /// <elo> (their match, with its 95% error), not by its loss.
     #[arg(long, value_name = "LEVEL=ELO/ERR")]
     pub chain: Vec<String>,
-    /// The engine that reviews, with its arguments (default: this program).
-    #[arg(long, value_name = "CMD")]
-    pub engine_cmd: Option<String>,
+    /// The engine that reviews.
+    #[command(flatten)]
+    pub engine: EngineCmd,
+}
+
+/// Why `rating` cannot rate.
+#[derive(Debug, thiserror::Error)]
+pub enum RatingError {
+    #[error("--chain '{0}': expected <level>=<elo>/<error>, e.g. skilled=+159/50")]
+    ChainSyntax(String),
+    #[error("--chain '{text}': '{name}' is not a ladder level above beginner")]
+    ChainLevel { text: String, name: String },
+    #[error("nothing to rate: give --rated and --levels, or --from-losses")]
+    NothingToRate,
+    #[error("cannot read {path}: {error}")]
+    Read {
+        path: String,
+        #[source]
+        error: io::Error,
+    },
+    #[error("cannot write {path}: {error}")]
+    Write {
+        path: String,
+        #[source]
+        error: io::Error,
+    },
+    #[error("{path}:{line}: not a sample line: '{text}'")]
+    SampleLine {
+        path: String,
+        line: usize,
+        text: String,
+    },
+    /// The reviewing engine cannot be started, or failed.
+    #[error(transparent)]
+    Engine(#[from] ClientError),
+    #[error("too few rated samples to fit (need two or more ratings)")]
+    TooFewRated,
+    #[error("the rated players' mean loss is outside the levels' losses: no anchor")]
+    NoAnchor,
+    #[error("{0}")]
+    Output(#[from] OutputError),
+}
+
+impl RatingError {
+    /// Every failure leaves nothing rated: 2.
+    pub fn status(&self) -> u8 {
+        2
+    }
 }
 
 /// Reads `--chain` values: steps given without games.
-fn chains(values: &[String]) -> Result<Vec<Step>, String> {
+fn chains(values: &[String]) -> Result<Vec<Step>, RatingError> {
     values
         .iter()
         .map(|text| {
-            let bad = || {
-                format!("--chain '{text}': expected <level>=<elo>/<error>, e.g. skilled=+159/50")
-            };
+            let bad = || RatingError::ChainSyntax(excerpt(text));
             let (name, numbers) = text.split_once('=').ok_or_else(bad)?;
             let upper = Level::parse(name)
                 .filter(|level| level.is_ladder() && *level != Level::Beginner)
-                .ok_or_else(|| {
-                    format!("--chain '{text}': '{name}' is not a ladder level above beginner")
+                .ok_or_else(|| RatingError::ChainLevel {
+                    text: excerpt(text),
+                    name: excerpt(name),
                 })?;
             let (elo, error) = numbers.split_once('/').ok_or_else(bad)?;
             let number = |t: &str| t.trim().parse::<f64>().ok().filter(|v| v.is_finite());
@@ -98,36 +145,30 @@ fn chains(values: &[String]) -> Result<Vec<Step>, String> {
 }
 
 /// Runs the tool.
-pub fn run(args: Args) -> ExitCode {
-    let chains = match chains(&args.chain) {
-        Ok(chains) => chains,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
-        }
-    };
+///
+/// # Errors
+/// [`RatingError`]: bad arguments, files that cannot be read or written,
+/// an engine that fails, or samples that cannot be fitted.
+pub fn run(args: Args) -> Result<(), RatingError> {
+    let chains = chains(&args.chain)?;
     if args.from_losses.is_empty() && args.rated.is_empty() && args.levels.is_empty() {
-        eprintln!("error: nothing to rate: give --rated and --levels, or --from-losses");
-        return ExitCode::from(2);
+        return Err(RatingError::NothingToRate);
     }
     let records = if args.from_losses.is_empty() {
-        samples::review(&args)
+        samples::review(&args)?
     } else {
-        samples::read_all(&args.from_losses)
+        samples::read_all(&args.from_losses)?
     };
-    let records = match records {
-        Ok(records) => records,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    if let Some(path) = &args.losses
-        && let Err(message) = samples::write(path, &records)
-    {
-        eprintln!("error: {message}");
-        return ExitCode::from(2);
+    if let Some(path) = &args.losses {
+        samples::write(path, &records)?;
     }
+    // The tables go out as they are made; a failed write is standard
+    // output's, as the console's would be.
+    let mut out = io::stdout().lock();
+    let output = |error| OutputError {
+        stream: Stream::Output,
+        error,
+    };
     let counted: Vec<&Record> = records
         .iter()
         .filter(|r| r.scored >= args.min_moves)
@@ -138,15 +179,16 @@ pub fn run(args: Args) -> ExitCode {
         .filter(|r| r.kind == Kind::Rated)
         .collect();
     if rated.is_empty() && args.losses.is_some() {
-        println!("{} samples written; no rated samples to fit", records.len());
-        return ExitCode::SUCCESS;
+        return Ok(writeln!(
+            out,
+            "{} samples written; no rated samples to fit",
+            records.len()
+        )
+        .map_err(output)?);
     }
     let samples: Vec<Sample> = rated.iter().map(|r| r.sample()).collect();
-    let Some(line) = Line::fit(&samples) else {
-        eprintln!("error: too few rated samples to fit (need two or more ratings)");
-        return ExitCode::from(2);
-    };
-    print_fit(&line, &samples);
+    let line = Line::fit(&samples).ok_or(RatingError::TooFewRated)?;
+    write_fit(&mut out, &line, &samples).map_err(output)?;
     // Every game counts for the steps' Elo: leaving out the short ones
     // would leave out the quickest wins.
     let all: Vec<&Record> = records.iter().collect();
@@ -164,13 +206,10 @@ pub fn run(args: Args) -> ExitCode {
         .take_while(|losses| !losses.is_empty())
         .collect();
     let pairs: Vec<(f64, f64)> = samples.iter().map(|s| (s.rating, s.loss)).collect();
-    let Some(anchor) = anchor::anchor(&pairs, &ladder, &steps, args.bootstrap, args.seed) else {
-        eprintln!("error: the rated players' mean loss is outside the levels' losses: no anchor");
-        return ExitCode::from(2);
-    };
+    let anchor = anchor::anchor(&pairs, &ladder, &steps, args.bootstrap, args.seed)
+        .ok_or(RatingError::NoAnchor)?;
     let estimates = estimates(&all, &steps, &anchor);
-    print_levels(&estimates, &anchor, &losses);
-    ExitCode::SUCCESS
+    Ok(write_levels(&mut out, &estimates, &anchor, &losses).map_err(output)?)
 }
 
 /// One level's estimate as printed.
@@ -226,8 +265,9 @@ fn estimates(counted: &[&Record], steps: &[Step], anchor: &Anchor) -> Vec<Estima
 }
 
 /// The fit, and the rated players' mean loss by rating band beside it.
-fn print_fit(line: &Line, rated: &[Sample]) {
-    println!(
+fn write_fit(out: &mut impl Write, line: &Line, rated: &[Sample]) -> io::Result<()> {
+    writeln!(
+        out,
         "fit: ln(loss + {}) = {:.4} {:+.6} * rating over {} samples; residual sd {:.3}, R^2 {:.3}",
         fit::OFFSET,
         line.a,
@@ -235,15 +275,19 @@ fn print_fit(line: &Line, rated: &[Sample]) {
         line.samples,
         line.residual_sd,
         line.r_squared
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "the loss halves every {:.0} rating points; one game's loss places its player within +/-{:.0} (1 sd)",
         (2f64.ln() / line.b).abs(),
         (line.residual_sd / line.b).abs()
-    );
-    println!();
-    println!("| PlayOK rating | samples | mean loss (cp/move) | the fit's loss |");
-    println!("|---|---|---|---|");
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| PlayOK rating | samples | mean loss (cp/move) | the fit's loss |"
+    )?;
+    writeln!(out, "|---|---|---|---|")?;
     for band in (1100..2200).step_by(100) {
         let (low, high) = (band as f64, band as f64 + 100.0);
         let in_band: Vec<&Sample> = rated
@@ -255,33 +299,41 @@ fn print_fit(line: &Line, rated: &[Sample]) {
         }
         let mean = in_band.iter().map(|s| s.loss).sum::<f64>() / in_band.len() as f64;
         let centre = in_band.iter().map(|s| s.rating).sum::<f64>() / in_band.len() as f64;
-        println!(
+        writeln!(
+            out,
             "| {band}-{} | {} | {mean:.1} | {:.1} |",
             band + 99,
             in_band.len(),
             line.loss_at(centre)
-        );
+        )?;
     }
-    println!();
+    writeln!(out)
 }
 
 /// The levels' table, and the `RATINGS` table to paste.
-fn print_levels(estimates: &[Estimate], anchor: &Anchor, losses: &dyn Fn(Level) -> Vec<f64>) {
+fn write_levels(
+    out: &mut impl Write,
+    estimates: &[Estimate],
+    anchor: &Anchor,
+    losses: &dyn Fn(Level) -> Vec<f64>,
+) -> io::Result<()> {
     let below = Level::LADDER[anchor.index];
     let above = Level::LADDER[anchor.index + 1];
-    println!(
+    writeln!(
+        out,
         "anchor: the rated players' mean loss {:.1} falls {:.0}% of the way from {below} to {above}; \
          that point is their mean rating {:.0} (+/-{:.0} Elo, 95%)",
         anchor.loss,
         100.0 * anchor.fraction,
         anchor.rating,
         anchor.error
-    );
-    println!();
-    println!(
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
         "| level | samples | mean loss (cp/move) | Elo over the level below (games) | PlayOK rating (95%) |"
-    );
-    println!("|---|---|---|---|---|");
+    )?;
+    writeln!(out, "|---|---|---|---|---|")?;
     for e in estimates {
         let mine = losses(e.level);
         let loss = if mine.is_empty() {
@@ -298,30 +350,33 @@ fn print_levels(estimates: &[Estimate], anchor: &Anchor, losses: &dyn Fn(Level) 
             };
             format!("{:+.0} +/- {:.0}{over} ({games})", step.elo, step.error)
         });
-        println!(
+        writeln!(
+            out,
             "| {} | {} | {loss} | {step} | {:.0} [{:.0}, {:.0}] |",
             e.level,
             mine.len(),
             e.rating,
             e.rating - e.error,
             e.rating + e.error
-        );
+        )?;
     }
-    println!();
-    println!(
+    writeln!(out)?;
+    writeln!(
+        out,
         "pub const RATINGS: [(Level, Rating); {}] = [",
         estimates.len()
-    );
+    )?;
     for e in estimates {
-        println!(
+        writeln!(
+            out,
             "    (Level::{:?}, rating({:.0}, {:.0}, {:.0})),",
             e.level,
             e.rating,
             e.rating - e.error,
             e.rating + e.error
-        );
+        )?;
     }
-    println!("];");
+    writeln!(out, "];")
 }
 
 #[cfg(test)]
@@ -348,7 +403,7 @@ mod tests {
             "greedy=1/2",
             "skilled=x/5",
         ] {
-            let error = chains(&[bad.to_string()]).unwrap_err();
+            let error = chains(&[bad.to_string()]).unwrap_err().to_string();
             assert!(error.contains(bad.split('=').next().unwrap()), "{error}");
         }
     }

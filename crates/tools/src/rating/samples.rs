@@ -7,11 +7,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tuzdyk_notation::record::{self, GameRecord};
+use tuzdyk_notation::{console, excerpt};
 use tuzdyk_protocol::Level;
 use tuzdyk_rules::Side;
 
-use super::Args;
 use super::fit::Sample;
+use super::{Args, RatingError};
 use crate::analyse::Reviewer;
 use crate::review::PlayerStats;
 
@@ -71,11 +72,10 @@ struct Job {
 
 /// The games of `paths`; a rated game needs both rating tags, a level game
 /// both players' names to be levels. Other games are skipped and counted.
-fn jobs(paths: &[std::path::PathBuf], kind: Kind) -> Result<Vec<Job>, String> {
+fn jobs(paths: &[std::path::PathBuf], kind: Kind) -> Result<Vec<Job>, RatingError> {
     let mut jobs = Vec::new();
     for path in paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = read_text(path)?;
         let mut skipped = 0;
         for (i, game) in record::parse_games(&text).into_iter().enumerate() {
             let usable = game.ok().filter(|game| match kind {
@@ -97,54 +97,77 @@ fn jobs(paths: &[std::path::PathBuf], kind: Kind) -> Result<Vec<Job>, String> {
             }
         }
         if skipped > 0 {
-            eprintln!(
+            progress(&format!(
                 "{}: {skipped} games skipped (unreadable, or without ratings or level names)",
                 path.display()
-            );
+            ))?;
         }
     }
     Ok(jobs)
 }
 
+/// A progress line on stderr.
+fn progress(line: &str) -> Result<(), RatingError> {
+    Ok(console::err(line)?)
+}
+
+/// A file's text, invalid UTF-8 replaced.
+fn read_text(path: &Path) -> Result<String, RatingError> {
+    std::fs::read(path)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .map_err(|error| RatingError::Read {
+            path: path.display().to_string(),
+            error,
+        })
+}
+
 /// Reviews every game of `--rated` and `--levels`, `--jobs` at once; the
-/// samples come in the order of the files and games.
-pub fn review(args: &Args) -> Result<Vec<Record>, String> {
+/// samples come in the order of the files and games. The first failure
+/// stops every engine after its game.
+pub fn review(args: &Args) -> Result<Vec<Record>, RatingError> {
     let mut all = jobs(&args.rated, Kind::Rated)?;
     all.extend(jobs(&args.levels, Kind::Level)?);
+    let spec = args.engine.spec()?;
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<[PlayerStats; 2]>>> = Mutex::new(vec![None; all.len()]);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let failure: Mutex<Option<RatingError>> = Mutex::new(None);
+    let fail = |error: RatingError| {
+        failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_or_insert(error);
+    };
+    let failed = || failure.lock().unwrap_or_else(|p| p.into_inner()).is_some();
     std::thread::scope(|scope| {
         for _ in 0..args.jobs {
             scope.spawn(|| {
-                let mut reviewer = match Reviewer::start(args.engine_cmd.as_deref(), args.depth) {
+                let mut reviewer = match Reviewer::start(&spec, args.depth) {
                     Ok(reviewer) => reviewer,
-                    Err(e) => {
-                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
-                        return;
-                    }
+                    Err(e) => return fail(e.into()),
                 };
-                loop {
+                while !failed() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = all.get(i) else { break };
                     match reviewer.review(&job.record) {
                         Ok(stats) => done.lock().unwrap_or_else(|p| p.into_inner())[i] = stats,
                         Err(e) => {
-                            *failure.lock().unwrap_or_else(|p| p.into_inner()) =
-                                Some(e.to_string());
+                            fail(e.into());
                             break;
                         }
                     }
-                    if (i + 1).is_multiple_of(100) {
-                        eprintln!("reviewed {} of {} games", i + 1, all.len());
+                    if (i + 1).is_multiple_of(100)
+                        && let Err(e) =
+                            progress(&format!("reviewed {} of {} games", i + 1, all.len()))
+                    {
+                        fail(e);
                     }
                 }
                 reviewer.quit();
             });
         }
     });
-    if let Some(message) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(message);
+    if let Some(error) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(error);
     }
     let done = done.into_inner().unwrap_or_else(|p| p.into_inner());
     Ok(all
@@ -192,7 +215,7 @@ fn records(job: &Job, stats: &[PlayerStats; 2]) -> Vec<Record> {
 const HEADER: &str = "kind\tsource\tgame\tside\tname\topponent\trating\tscored\tloss\tpoints";
 
 /// Writes the samples, one a line after a header.
-pub fn write(path: &Path, records: &[Record]) -> Result<(), String> {
+pub fn write(path: &Path, records: &[Record]) -> Result<(), RatingError> {
     let mut text = String::from(HEADER);
     text.push('\n');
     for r in records {
@@ -200,25 +223,25 @@ pub fn write(path: &Path, records: &[Record]) -> Result<(), String> {
             Kind::Rated => "rated",
             Kind::Level => "level",
         };
-        let side = match r.side {
-            Side::White => "white",
-            Side::Black => "black",
-        };
+        let side = r.side.key();
         let points = r.points.map_or("-".to_string(), |p| p.to_string());
         text.push_str(&format!(
             "{kind}\t{}\t{}\t{side}\t{}\t{}\t{}\t{}\t{:.3}\t{points}\n",
             r.source, r.game, r.name, r.opponent, r.rating, r.scored, r.loss
         ));
     }
+    let write_error = |path: &Path, error| RatingError::Write {
+        path: path.display().to_string(),
+        error,
+    };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| write_error(dir, e))?;
     }
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    std::fs::write(path, text).map_err(|e| write_error(path, e))
 }
 
 /// Reads the samples of every file in `paths`, in order.
-pub fn read_all(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, String> {
+pub fn read_all(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, RatingError> {
     let mut records = Vec::new();
     for path in paths {
         records.extend(read(path)?);
@@ -227,15 +250,17 @@ pub fn read_all(paths: &[std::path::PathBuf]) -> Result<Vec<Record>, String> {
 }
 
 /// Reads the samples `write` wrote; a bad line is named by its number.
-pub fn read(path: &Path) -> Result<Vec<Record>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn read(path: &Path) -> Result<Vec<Record>, RatingError> {
+    let text = read_text(path)?;
     text.lines()
         .enumerate()
         .filter(|(i, line)| !(line.trim().is_empty() || (*i == 0 && *line == HEADER)))
         .map(|(i, line)| {
-            parse_line(line)
-                .ok_or_else(|| format!("{}:{}: not a sample line: '{line}'", path.display(), i + 1))
+            parse_line(line).ok_or_else(|| RatingError::SampleLine {
+                path: path.display().to_string(),
+                line: i + 1,
+                text: excerpt(line),
+            })
         })
         .collect()
 }
@@ -265,11 +290,7 @@ fn parse_line(line: &str) -> Option<Record> {
         },
         source: source.to_string(),
         game: game.parse().ok()?,
-        side: match *side {
-            "white" => Side::White,
-            "black" => Side::Black,
-            _ => return None,
-        },
+        side: Side::from_key(side)?,
         name: name.to_string(),
         opponent: opponent.to_string(),
         rating: rating.parse().ok()?,
@@ -309,7 +330,7 @@ mod tests {
         assert_eq!(read(&path).unwrap(), records);
         assert_eq!(records[0].level(), Some(Level::Beginner));
         std::fs::write(&path, format!("{HEADER}\nlevel\tx\n")).unwrap();
-        let error = read(&path).unwrap_err();
+        let error = read(&path).unwrap_err().to_string();
         assert!(error.contains(":2: not a sample line"), "{error}");
         let _ = std::fs::remove_file(&path);
     }

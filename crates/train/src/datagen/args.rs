@@ -5,7 +5,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use tuzdyk_search::eval::Evaluator;
+use tuzdyk_search::eval::{ChoiceError, Evaluator};
 
 /// `tuzdyk datagen` arguments.
 #[derive(clap::Args, Debug)]
@@ -136,8 +136,11 @@ impl FromStr for PliesRange {
 
 impl Args {
     /// The evaluation `--eval` names.
-    pub fn evaluator(&self) -> Result<Evaluator, String> {
-        Evaluator::named(&self.eval).map_err(|e| format!("--eval {e}"))
+    ///
+    /// # Errors
+    /// [`ChoiceError`] for a network that cannot be had.
+    pub fn evaluator(&self) -> Result<Evaluator, ChoiceError> {
+        Evaluator::named(&self.eval)
     }
 }
 

@@ -26,39 +26,72 @@ pub mod record;
 pub mod run;
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::Path;
-use std::process::ExitCode;
+use std::io::BufWriter;
+
+use tuzdyk_notation::console::{self, OutputError, Stream};
 
 pub use args::{Args, PliesRange, Shard};
 pub use record::{RECORD_SIZE, Reader, Record};
 
+use crate::WriteError;
 use game::Recipe;
+use info::InfoError;
+use run::Stopped;
+use tuzdyk_search::eval::ChoiceError;
+
+/// Why `datagen` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DatagenError {
+    #[error("--games and --out are needed unless --info is given")]
+    Missing,
+    #[error("--eval {0}")]
+    Eval(#[from] ChoiceError),
+    /// `--out` cannot be made: nothing was played.
+    #[error("{0}")]
+    Create(WriteError),
+    /// The records stopped being written during the run.
+    #[error("{0}")]
+    Write(WriteError),
+    #[error(transparent)]
+    Info(#[from] InfoError),
+    #[error("{0}")]
+    Output(#[from] OutputError),
+}
+
+impl DatagenError {
+    /// Bad arguments or files are 2; a run that could not write its
+    /// records (it had started) is 1.
+    pub fn status(&self) -> u8 {
+        match self {
+            DatagenError::Write(_) => 1,
+            _ => 2,
+        }
+    }
+}
 
 /// Runs `tuzdyk datagen`.
-pub fn run(args: Args) -> ExitCode {
+///
+/// # Errors
+/// [`DatagenError`]; the records written before it stay valid (a shorter
+/// run's file).
+pub fn run(args: Args) -> Result<(), DatagenError> {
     if let Some(path) = &args.info {
-        return print_info(path);
+        let report = info::read(path)?.report();
+        return Ok(console::write(Stream::Output, &report)?);
     }
     let (Some(games), Some(out)) = (args.games, args.out.as_deref()) else {
-        return fail("--games and --out are needed unless --info is given");
+        return Err(DatagenError::Missing);
     };
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
     let range = args.shard.games(games);
-    let file = match File::create(out) {
-        Ok(file) => file,
-        Err(e) => return fail(format!("cannot write {}: {e}", out.display())),
-    };
-    let evaluator = match args.evaluator() {
-        Ok(evaluator) => evaluator,
-        Err(e) => return fail(e),
-    };
+    let file =
+        File::create(out).map_err(|error| DatagenError::Create(WriteError::new(out, error)))?;
     let recipe = Recipe {
         seed: args.seed,
-        evaluator,
+        evaluator: args.evaluator()?,
         nodes: args.nodes,
         random_plies: args.random_plies,
     };
@@ -74,34 +107,12 @@ pub fn run(args: Args) -> ExitCode {
     let mut writer = BufWriter::new(file);
     let mut progress = progress::Progress::new(range.end - range.start);
     let threads = threads.min((range.end - range.start).max(1) as usize);
-    let generated = run::generate(&suite, &recipe, range, threads, &mut writer, &mut |c| {
+    let counts = run::generate(&suite, &recipe, range, threads, &mut writer, &mut |c| {
         progress.update(c)
-    });
-    match generated {
-        Ok(counts) => {
-            progress.finish(&counts);
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: cannot write {}: {e}", out.display());
-            ExitCode::from(1)
-        }
-    }
-}
-
-fn print_info(path: &Path) -> ExitCode {
-    match info::read(path) {
-        Ok(stats) => {
-            let stdout = std::io::stdout();
-            let _ = stdout.lock().write_all(stats.report().as_bytes());
-            ExitCode::SUCCESS
-        }
-        Err(e) => fail(e),
-    }
-}
-
-/// Prints `error: <message>` on stderr; exit status 2.
-fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
+    })
+    .map_err(|stopped| match stopped {
+        Stopped::Write(error) => DatagenError::Write(WriteError::new(out, error)),
+        Stopped::Progress(error) => error.into(),
+    })?;
+    Ok(progress.finish(&counts)?)
 }

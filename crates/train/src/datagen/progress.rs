@@ -10,6 +10,7 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tuzdyk_notation::console::{self, OutputError};
 
 use super::game::Counts;
 
@@ -47,7 +48,10 @@ impl Progress {
     }
 
     /// Called after each game written (`Some`) and now and then (`None`).
-    pub fn update(&mut self, counts: Option<&Counts>) {
+    ///
+    /// # Errors
+    /// A progress line that cannot be written to stderr.
+    pub fn update(&mut self, counts: Option<&Counts>) -> Result<(), OutputError> {
         if let Some(counts) = counts {
             self.counts = *counts;
         }
@@ -60,17 +64,18 @@ impl Progress {
             }
             None if self.last_line.elapsed() >= PLAIN_EVERY => {
                 self.last_line = Instant::now();
-                eprintln!(
+                console::err(format_args!(
                     "datagen: {}/{} games, {} positions kept, {}, ETA {}",
                     self.counts.games,
                     self.total,
                     self.counts.kept,
                     rates.join(", "),
                     self.eta()
-                );
+                ))?;
             }
             None => {}
         }
+        Ok(())
     }
 
     fn seconds(&self) -> f64 {
@@ -96,12 +101,15 @@ impl Progress {
     }
 
     /// Clears the bar and prints the summary line of `counts`.
-    pub fn finish(&mut self, counts: &Counts) {
+    ///
+    /// # Errors
+    /// The summary cannot be written to stderr.
+    pub fn finish(&mut self, counts: &Counts) -> Result<(), OutputError> {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
         self.counts = *counts;
-        eprintln!("{}", summary(counts, self.started.elapsed()));
+        console::err(summary(counts, self.started.elapsed()))
     }
 }
 

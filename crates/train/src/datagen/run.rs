@@ -64,20 +64,30 @@ impl Dispatcher {
     }
 }
 
+/// Why a run stopped early.
+#[derive(Debug)]
+pub enum Stopped<E> {
+    /// The records could not be written.
+    Write(std::io::Error),
+    /// The progress report failed (its output is gone).
+    Progress(E),
+}
+
 /// Plays `games` with `threads` workers and writes their records to `out`
 /// in game order; `progress` is called after every game written (with the
 /// counts so far) and every [`TICK`] otherwise (with `None`).
 ///
 /// # Errors
-/// The first write error; the workers then stop after their current game.
-pub fn generate(
+/// The first write or progress error; the workers then stop after their
+/// current game.
+pub fn generate<E>(
     suite: &[Position],
     recipe: &Recipe,
     games: Range<u64>,
     threads: usize,
     out: &mut dyn Write,
-    progress: &mut dyn FnMut(Option<&Counts>),
-) -> std::io::Result<Counts> {
+    progress: &mut dyn FnMut(Option<&Counts>) -> Result<(), E>,
+) -> Result<Counts, Stopped<E>> {
     let dispatcher = Dispatcher {
         state: Mutex::new(Schedule {
             next: games.start,
@@ -115,13 +125,13 @@ pub fn generate(
 
 /// The writer: takes finished games off `receiver` and writes each as soon
 /// as every game before it is written.
-fn write_in_order(
+fn write_in_order<E>(
     receiver: &mpsc::Receiver<(u64, GameRecords)>,
     dispatcher: &Dispatcher,
     first: u64,
     out: &mut dyn Write,
-    progress: &mut dyn FnMut(Option<&Counts>),
-) -> std::io::Result<Counts> {
+    progress: &mut dyn FnMut(Option<&Counts>) -> Result<(), E>,
+) -> Result<Counts, Stopped<E>> {
     let mut waiting = BTreeMap::new();
     let mut next = first;
     let mut counts = Counts::default();
@@ -132,7 +142,7 @@ fn write_in_order(
                 waiting.insert(index, records);
             }
             Err(RecvTimeoutError::Timeout) => {
-                progress(None);
+                progress(None).map_err(Stopped::Progress)?;
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
@@ -142,14 +152,14 @@ fn write_in_order(
             for record in &game.records {
                 bytes.extend_from_slice(&record.encode());
             }
-            out.write_all(&bytes)?;
+            out.write_all(&bytes).map_err(Stopped::Write)?;
             counts.add(&game.counts);
             next += 1;
             dispatcher.update(|state| state.written = next);
-            progress(Some(&counts));
+            progress(Some(&counts)).map_err(Stopped::Progress)?;
         }
     }
-    out.flush()?;
+    out.flush().map_err(Stopped::Write)?;
     Ok(counts)
 }
 
@@ -168,7 +178,11 @@ mod tests {
     fn bytes(games: Range<u64>, threads: usize) -> (Vec<u8>, Counts) {
         let suite = tuzdyk_notation::suite::playok_positions();
         let mut out = Vec::new();
-        let counts = generate(&suite, &RECIPE, games, threads, &mut out, &mut |_| {}).unwrap();
+        let Ok(counts) = generate(&suite, &RECIPE, games, threads, &mut out, &mut |_| {
+            Ok::<(), std::convert::Infallible>(())
+        }) else {
+            panic!("writing to memory cannot fail")
+        };
         (out, counts)
     }
 
@@ -210,7 +224,12 @@ mod tests {
     #[test]
     fn a_write_error_stops_the_run() {
         let suite = tuzdyk_notation::suite::playok_positions();
-        let outcome = generate(&suite, &RECIPE, 0..40, 2, &mut Failing, &mut |_| {});
-        assert_eq!(outcome.unwrap_err().to_string(), "disk full");
+        let outcome = generate(&suite, &RECIPE, 0..40, 2, &mut Failing, &mut |_| {
+            Ok::<(), std::convert::Infallible>(())
+        });
+        match outcome {
+            Err(Stopped::Write(error)) => assert_eq!(error.to_string(), "disk full"),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -4,9 +4,9 @@
 use std::fs::File;
 use std::io::{BufReader, IsTerminal};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Instant;
 
+use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_search::eval::network::Network;
 
 use super::data::Sample;
@@ -57,7 +57,7 @@ pub struct Args {
     pub threads: Option<usize>,
 }
 
-/// Why training cannot start.
+/// Why training failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     #[error("cannot read '{path}': {error}")]
@@ -74,9 +74,22 @@ pub enum TrainError {
     #[error("cannot start {threads} threads: {reason}")]
     Threads { threads: usize, reason: String },
     #[error("cannot write '{path}': {error}")]
-    Write { path: String, error: std::io::Error },
+    Write {
+        path: String,
+        #[source]
+        error: std::io::Error,
+    },
     #[error("--init '{path}': {error}")]
     Init { path: String, error: String },
+    #[error("{0}")]
+    Output(#[from] OutputError),
+}
+
+impl TrainError {
+    /// Every failure leaves no network: 2.
+    pub fn status(&self) -> u8 {
+        2
+    }
 }
 
 /// The starting model: `--init`'s network, or random weights from the seed.
@@ -179,12 +192,12 @@ fn train(args: &Args) -> Result<(), TrainError> {
     let scale = args
         .scale
         .unwrap_or_else(|| pool.install(|| trainer::fit_scale(&training)));
-    eprintln!(
+    console::err(format_args!(
         "{} training and {} validation positions, logistic scale {scale:.1} cp, lambda {}",
         training.len(),
         validation.len(),
         args.lambda
-    );
+    ))?;
     let config = Config {
         epochs: args.epochs,
         batch: args.batch,
@@ -200,25 +213,30 @@ fn train(args: &Args) -> Result<(), TrainError> {
         trainer::train(&mut model, &training, &validation, &config, |r| {
             report_epoch(r, args.epochs, started, terminal)
         })
-    });
+    })?;
     let network: Network = model.quantise();
     std::fs::write(&args.out, network.to_bytes()).map_err(|error| TrainError::Write {
         path: args.out.display().to_string(),
         error,
     })?;
-    println!(
+    console::out(format_args!(
         "network {} written to {} ({} positions, {} epochs, {:.0} s)",
         network.id(),
         args.out.display(),
         training.len(),
         args.epochs,
         started.elapsed().as_secs_f64()
-    );
+    ))?;
     Ok(())
 }
 
 /// One line per epoch: the losses, the step size, the time so far.
-fn report_epoch(report: &EpochReport, epochs: usize, started: Instant, terminal: bool) {
+fn report_epoch(
+    report: &EpochReport,
+    epochs: usize,
+    started: Instant,
+    terminal: bool,
+) -> Result<(), TrainError> {
     let elapsed = started.elapsed().as_secs_f64();
     let left = elapsed / report.epoch as f64 * (epochs - report.epoch) as f64;
     let bar_width = 20;
@@ -232,19 +250,17 @@ fn report_epoch(report: &EpochReport, epochs: usize, started: Instant, terminal:
     } else {
         String::new()
     };
-    eprintln!(
+    Ok(console::err(format_args!(
         "{bar}epoch {}/{epochs}: training loss {:.6}, validation loss {:.6}, rate {:.2e}, {:.0} s, about {:.0} s left",
         report.epoch, report.training_loss, report.validation_loss, report.rate, elapsed, left
-    );
+    ))?)
 }
 
 /// Runs `tuzdyk train`.
-pub fn run(args: Args) -> ExitCode {
-    match train(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::from(2)
-        }
-    }
+///
+/// # Errors
+/// [`TrainError`]: bad arguments or data, a network that cannot be written,
+/// output that cannot be written.
+pub fn run(args: Args) -> Result<(), TrainError> {
+    train(&args)
 }

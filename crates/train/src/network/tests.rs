@@ -179,8 +179,9 @@ fn training_lowers_the_loss_and_repeats_for_a_seed_on_any_thread_count() {
             let mut model = Model::random(8);
             let before = trainer::mean_loss(&model, &validation, &LOSS);
             let mut reports = Vec::new();
-            trainer::train(&mut model, &training, &validation, &config, |r| {
-                reports.push(*r)
+            let Ok(()) = trainer::train(&mut model, &training, &validation, &config, |r| {
+                reports.push(*r);
+                Ok::<(), std::convert::Infallible>(())
             });
             (model, before, reports)
         })

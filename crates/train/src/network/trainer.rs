@@ -92,13 +92,13 @@ pub(crate) fn gradient_of(
 }
 
 /// Trains `model` on `training`, reporting each epoch.
-pub fn train(
+pub fn train<E>(
     model: &mut Model,
     training: &[Sample],
     validation: &[Sample],
     config: &Config,
-    mut report: impl FnMut(&EpochReport),
-) {
+    mut report: impl FnMut(&EpochReport) -> Result<(), E>,
+) -> Result<(), E> {
     let mut adam = Adam::new();
     let mut order: Vec<usize> = (0..training.len()).collect();
     let chunks_per_batch = config.batch.div_ceil(CHUNK).max(1);
@@ -139,8 +139,9 @@ pub fn train(
             training_loss: epoch_loss / training.len().max(1) as f64,
             validation_loss: mean_loss(model, validation, &config.loss),
             rate,
-        });
+        })?;
     }
+    Ok(())
 }
 
 /// The logistic scale (centi-stones) that best predicts the results from

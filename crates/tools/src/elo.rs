@@ -1,4 +1,5 @@
-//! The score of a match and the Elo difference it suggests.
+//! The score of a match and the Elo difference it suggests (also the
+//! Elo of the rating tool's ladder steps, `crate::rating::anchor`).
 //!
 //! Scores are from the first engine's point of view (win 1, draw 1/2,
 //! loss 0). The Elo difference is the usual logistic one,
@@ -157,7 +158,9 @@ impl Tally {
     }
 }
 
-/// An Elo value for people: `+12.3`, `-4.0`, `+inf`, `-inf`.
+/// An Elo value for people: `+12.3`, `-4.0`, `0.0`, `+inf`, `-inf`. What
+/// rounds to zero has no sign (a 50% score is `-400 log10(1)`, which is
+/// `-0.0` in floating point).
 pub fn format_elo(elo: f64) -> String {
     if elo == f64::INFINITY {
         "+inf".to_string()
@@ -165,6 +168,8 @@ pub fn format_elo(elo: f64) -> String {
         "-inf".to_string()
     } else if elo.is_nan() {
         "nan".to_string()
+    } else if (elo * 10.0).round() == 0.0 {
+        "0.0".to_string()
     } else {
         format!("{elo:+.1}")
     }
@@ -187,6 +192,15 @@ mod tests {
         assert!(close(score_from_elo(-100.0), 0.359_935_000_6, 1e-9));
         assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
         assert_eq!(elo_from_score(1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn zero_has_no_sign() {
+        assert_eq!(elo_from_score(0.5).to_string(), "-0");
+        assert_eq!(format_elo(elo_from_score(0.5)), "0.0");
+        assert_eq!(format_elo(-0.04), "0.0");
+        assert_eq!(format_elo(0.05), "+0.1");
+        assert_eq!(format_elo(-12.34), "-12.3");
     }
 
     #[test]
