@@ -134,9 +134,7 @@ pub fn run() -> ExitCode {
         Command::Analyse(args) => finish(analyse::run(args), analyse::AnalyseError::status),
         Command::Play(args) => finish(play::run(args), play::PlayError::status),
         Command::Rating(args) => finish(rating::run(args), rating::RatingError::status),
-        // The GUI prints its own errors (crates/gui is being rewritten
-        // apart from this change; it keeps its ExitCode).
-        Command::Gui(args) => tuzdyk_gui::run(args),
+        Command::Gui(args) => finish(tuzdyk_gui::run(args), tuzdyk_gui::RunError::status),
         Command::Tune(args) => finish(tuzdyk_train::run(args), tuzdyk_train::TuneError::status),
         Command::Datagen(args) => finish(datagen::run(args), datagen::DatagenError::status),
         Command::Train(args) => finish(

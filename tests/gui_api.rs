@@ -5,6 +5,7 @@
 //! reconnection, the limit on games, hint, analysis, engine lines and
 //! review, and an unwatched game that stops using the CPU.
 
+mod common;
 mod gui_support;
 
 use serde_json::{Value, json};

@@ -2,8 +2,8 @@
 //! (`tuzdyk ... | head`, `tuzdyk ... 2>&1 | head`): it ends by itself,
 //! quietly, with status 0, or 1 when it had already found bad input. A panic
 //! (status 101), a signal, a message about the pipe or a command that goes
-//! on working for nobody fails. (`tuzdyk gui` is left out: its one line, the
-//! URL, is written before it serves, and the GUI is its own piece of work.)
+//! on working for nobody fails. `tuzdyk gui` writes one line, its URL,
+//! before it serves: it is checked with its reader gone at once.
 
 mod common;
 
@@ -211,4 +211,15 @@ fn a_closed_stderr_alone_ends_the_command() {
     // The bad line came first: its report failed, and nothing after it ran.
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     assert!(output.stdout.is_empty(), "{output:?}");
+}
+
+/// `tuzdyk gui | true`: nobody can read the URL, so nobody can use the
+/// server; it ends at once, quietly (it panicked on the closed stdout).
+#[test]
+fn the_gui_ends_quietly_when_nobody_can_read_its_url() {
+    for closed in [Closed::Stdout, Closed::Both] {
+        let (status, errors) = run_tuzdyk_into_closed_pipe(&["gui", "--port", "0"], "", closed, 0);
+        assert_eq!(status.code(), Some(0), "{closed:?}: {status:?}\n{errors}");
+        assert_eq!(errors, "", "{closed:?}");
+    }
 }

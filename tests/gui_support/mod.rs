@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -25,12 +25,10 @@ pub struct Server {
 impl Server {
     /// Starts `tuzdyk gui --port 0` with `args`, and waits for its URL.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tuzdyk"))
-            .args(["gui", "--port", "0"])
+        let mut child = crate::common::tuzdyk(&["gui", "--port", "0"])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
-            .env_remove("RUST_LOG")
             .spawn()
             .expect("tuzdyk gui starts");
         let stdout = child.stdout.take().expect("piped stdout");

@@ -34,12 +34,11 @@ pub mod socket;
 pub mod wire;
 pub mod worker;
 
-use std::io::Write;
 use std::net::IpAddr;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
+use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_protocol::EngineSpec;
 
 use crate::guard::Guard;
@@ -70,57 +69,75 @@ pub struct Args {
     pub max_games: u16,
 }
 
+/// Why `tuzdyk gui` could not serve.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Engine(#[from] tuzdyk_protocol::ClientError),
+    #[error("cannot start the server's threads: {0}")]
+    Threads(std::io::Error),
+    #[error("cannot listen on {host}:{port}: {error}")]
+    Listen {
+        host: String,
+        port: u16,
+        error: std::io::Error,
+    },
+    #[error("the server stopped: {0}")]
+    Server(std::io::Error),
+    /// Its URL could not be printed (a closed pipe ends it quietly: the
+    /// command line finds the OutputError as this error's source).
+    #[error("{0}")]
+    Output(#[from] OutputError),
+}
+
+impl RunError {
+    /// The exit status: 2, it could not run.
+    pub fn status(&self) -> u8 {
+        2
+    }
+}
+
 /// Runs the server until it is interrupted.
-pub fn run(args: Args) -> ExitCode {
-    let spec = match tuzdyk_tools::engine_spec(args.engine_cmd.as_deref()) {
-        Ok(spec) => spec,
-        Err(status) => return status,
-    };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+///
+/// # Errors
+/// [`RunError`] when the engine command, the threads or the address cannot
+/// be had, or the server stops.
+pub fn run(args: Args) -> Result<(), RunError> {
+    let spec = EngineSpec::from_command(args.engine_cmd.as_deref(), "tuzdyk")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("error: cannot start the server's threads: {e}");
-            return ExitCode::from(2);
-        }
-    };
+        .map_err(RunError::Threads)?;
     runtime.block_on(serve(args, spec))
 }
 
-async fn serve(args: Args, spec: EngineSpec) -> ExitCode {
+async fn serve(args: Args, spec: EngineSpec) -> Result<(), RunError> {
     let loopback = match args.host.parse::<IpAddr>() {
         Ok(address) => address.is_loopback(),
         Err(_) => args.host.eq_ignore_ascii_case("localhost"),
     };
-    let listener = match tokio::net::TcpListener::bind((args.host.as_str(), args.port)).await {
-        Ok(listener) => listener,
-        Err(e) => {
-            eprintln!("error: cannot listen on {}:{}: {e}", args.host, args.port);
-            return ExitCode::from(2);
-        }
+    let listen_error = |error| RunError::Listen {
+        host: args.host.clone(),
+        port: args.port,
+        error,
     };
-    let address = match listener.local_addr() {
-        Ok(address) => address,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+        .await
+        .map_err(listen_error)?;
+    let address = listener.local_addr().map_err(listen_error)?;
     if !loopback {
-        eprintln!(
+        // A warning nobody can read is no reason to stop serving.
+        let _ = console::err(format_args!(
             "warning: listening on {address}, not a loopback address: other machines can reach this server and its engine"
-        );
+        ));
     }
     let url = match address.ip() {
         ip if ip.is_unspecified() => format!("http://127.0.0.1:{}/", address.port()),
         IpAddr::V6(ip) => format!("http://[{ip}]:{}/", address.port()),
         IpAddr::V4(ip) => format!("http://{ip}:{}/", address.port()),
     };
-    println!("tuzdyk gui: {url}");
-    let _ = std::io::stdout().flush();
+    console::out(format_args!("tuzdyk gui: {url}"))?;
     if args.open {
         open_browser(&url);
     }
@@ -130,14 +147,8 @@ async fn serve(args: Args, spec: EngineSpec) -> ExitCode {
     });
     let guard = Guard::new(&args.host, address.port());
     tokio::select! {
-        served = server::serve(listener, app, guard) => match served {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: the server stopped: {e}");
-                ExitCode::from(2)
-            }
-        },
-        _ = tokio::signal::ctrl_c() => ExitCode::SUCCESS,
+        served = server::serve(listener, app, guard) => served.map_err(RunError::Server),
+        _ = tokio::signal::ctrl_c() => Ok(()),
     }
 }
 
@@ -157,6 +168,10 @@ fn open_browser(url: &str) {
         .spawn()
     {
         Ok(_) => {}
-        Err(e) => eprintln!("warning: cannot open a browser ({program}: {e}); open {url}"),
+        Err(e) => {
+            let _ = console::err(format_args!(
+                "warning: cannot open a browser ({program}: {e}); open {url}"
+            ));
+        }
     }
 }

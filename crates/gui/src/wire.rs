@@ -106,12 +106,9 @@ pub enum SideName {
 }
 
 impl SideName {
-    /// Its key in the page's texts.
-    pub const fn key(self) -> &'static str {
-        match self {
-            SideName::White => "white",
-            SideName::Black => "black",
-        }
+    /// Its key in the page's texts: the rules' lower-case name.
+    pub fn key(self) -> &'static str {
+        Side::from(self).key()
     }
 }
 
