@@ -71,18 +71,7 @@ pub fn run_tuzdyk_with_input<S: AsRef<OsStr>>(args: &[S], input: impl AsRef<[u8]
     };
     let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
     let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
-    let deadline = Instant::now() + RUN_LIMIT;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("the child can be waited on") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("tuzdyk {shown:?} did not finish within {RUN_LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = wait_within_limit(&mut child, || format!("tuzdyk {shown:?} did not finish"));
     let _ = writer.join();
     let output = Output {
         status,
@@ -95,6 +84,23 @@ pub fn run_tuzdyk_with_input<S: AsRef<OsStr>>(args: &[S], input: impl AsRef<[u8]
         "tuzdyk {shown:?} panicked: {err}"
     );
     output
+}
+
+/// Waits for `child` to end, killing it and failing with `what()` after
+/// [`RUN_LIMIT`].
+fn wait_within_limit(child: &mut Child, what: impl Fn() -> String) -> ExitStatus {
+    let deadline = Instant::now() + RUN_LIMIT;
+    loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited on") {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{} within {RUN_LIMIT:?}", what());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// Which of the program's outputs go to the pipe whose reader goes away.
@@ -156,19 +162,10 @@ pub fn run_tuzdyk_into_closed_pipe<S: AsRef<OsStr>>(
             }
         }
     }
-    let deadline = Instant::now() + RUN_LIMIT;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("the child can be waited on") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            let shown: Vec<_> = args.iter().map(|a| a.as_ref().to_string_lossy()).collect();
-            panic!("tuzdyk {shown:?} did not end within {RUN_LIMIT:?} after its reader went away");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let status = wait_within_limit(&mut child, || {
+        let shown: Vec<_> = args.iter().map(|a| a.as_ref().to_string_lossy()).collect();
+        format!("tuzdyk {shown:?} did not end after its reader went away")
+    });
     let _ = feeder.join();
     let errors = errors.map_or(String::new(), |thread| {
         thread.join().expect("the stderr reader ends")
