@@ -7,7 +7,7 @@ use serde::Serialize;
 use tuzdyk_protocol::{InfoLine, Score, SearchReport};
 use tuzdyk_rules::Move;
 
-use crate::review::{PlayerStats, ReviewedMove};
+use tuzdyk_analysis::{PlayerStats, ReviewedMove};
 
 /// One position: the engine's answer, or the end of a finished game.
 #[derive(Serialize)]
