@@ -6,18 +6,20 @@
 //! or a numbered move (`1.`) means PlayOK game records, anything else TFEN
 //! positions, one a line. Positions are analysed as they are read, one output
 //! line each, flushed at once, so the tool fits a pipeline; records are
-//! reviewed game by game (the review is `tuzdyk_analysis`'s). Standard output carries only
+//! reviewed game by game (the review is `tuzdyk_analysis`'s), or, with
+//! `--mistakes`, made into exercises ([`mistakes`]). Standard output carries only
 //! results; problems with the input go to standard error, one line each, and
 //! make the exit status 1 once everything else has been analysed.
 
 mod json;
+mod mistakes;
 mod review;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::PathBuf;
 
-use tuzdyk_analysis::{AnalysisError, DEFAULT_THRESHOLDS, Searcher};
+use tuzdyk_analysis::{AnalysisError, DEFAULT_THRESHOLDS, Mark, Searcher};
 use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_notation::ending::Ending;
 use tuzdyk_notation::record::result_text;
@@ -25,10 +27,11 @@ use tuzdyk_notation::source::{self, SourceKind};
 use tuzdyk_notation::{excerpt, tfen};
 use tuzdyk_protocol::line::{Line, read_line};
 use tuzdyk_protocol::{ClientError, EngineOption, MAX_LINE_BYTES, Score, SearchReport};
-use tuzdyk_rules::{GameEnd, Move, Position};
+use tuzdyk_rules::{GameEnd, Move, Position, Side};
 
 use crate::{EngineCmd, SearchLimits, option_range};
 use json::{LineJson, PositionJson};
+use mistakes::Selection;
 
 /// The depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 16;
@@ -64,8 +67,35 @@ pub struct Args {
     /// Review: a move losing at least this many centi-stones is a blunder.
     #[arg(long, value_name = "CP", default_value_t = DEFAULT_THRESHOLDS[2])]
     pub blunder: u32,
+    /// Review game records (files only, unless with --json), then make an
+    /// exercise of each mistake and blunder: the position before it, to
+    /// find a better move in (see README).
+    #[arg(long)]
+    pub mistakes: bool,
+    /// With --mistakes: only the moves of the player with this name (the
+    /// White or Black tag).
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "mistakes",
+        conflicts_with = "side"
+    )]
+    pub player: Option<String>,
+    /// With --mistakes: only White's or Black's moves.
+    #[arg(long, requires = "mistakes", value_parser = side_parser())]
+    pub side: Option<Side>,
+    /// With --mistakes: inaccuracies make exercises too.
+    #[arg(long, requires = "mistakes")]
+    pub inaccuracies: bool,
     #[command(flatten)]
     pub engine: EngineCmd,
+}
+
+/// `--side`: `white` or `black`.
+fn side_parser() -> impl clap::builder::TypedValueParser<Value = Side> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Side::BOTH.map(Side::key))
+        .try_map(|key: String| Side::from_key(&key).ok_or("a side is white or black"))
 }
 
 impl Args {
@@ -86,6 +116,10 @@ pub enum AnalyseError {
         mistake: u32,
         blunder: u32,
     },
+    #[error(
+        "--mistakes reads the answers from standard input: give the games as files (or add --json)"
+    )]
+    MistakesFromStdin,
     /// The engine cannot be started, or failed.
     #[error(transparent)]
     Engine(#[from] AnalysisError),
@@ -157,6 +191,9 @@ pub fn run(args: Args) -> Result<(), AnalyseError> {
     } else {
         args.files.clone()
     };
+    if args.mistakes && !args.json && sources.iter().any(|path| path.as_os_str() == "-") {
+        return Err(AnalyseError::MistakesFromStdin);
+    }
     let options = [
         (EngineOption::Threads, args.threads),
         (EngineOption::Hash, args.hash),
@@ -170,7 +207,19 @@ pub fn run(args: Args) -> Result<(), AnalyseError> {
         bad_inputs: 0,
     };
     let mut stopped = None;
-    for path in &sources {
+    if args.mistakes {
+        let selection = Selection {
+            player: args.player.clone(),
+            side: args.side,
+            lowest: if args.inaccuracies {
+                Mark::Inaccuracy
+            } else {
+                Mark::Mistake
+            },
+        };
+        stopped = analyser.mistakes(&sources, &selection).err();
+    }
+    for path in sources.iter().filter(|_| !args.mistakes) {
         let result = if path.as_os_str() == "-" {
             let stdin = io::stdin();
             analyser.process("stdin", stdin.lock())
