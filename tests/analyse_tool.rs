@@ -806,6 +806,29 @@ fn mistakes_are_asked_with_the_answers_on_stdin() {
 }
 
 #[test]
+fn mistakes_in_json_read_the_games_from_stdin_and_refuse_positions() {
+    let text = std::fs::read_to_string(BLUNDER_FILE).unwrap();
+    let output = analyse(&["--mistakes", "--json", "--depth", "4"], &text);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let exercise = Json::parse(&lines[0]).unwrap();
+    assert_eq!(exercise.get("source").str(), "stdin");
+    assert_eq!(exercise.get("played").str(), "1");
+    let positions = analyse(
+        &["--mistakes", "--json", "--depth", "4"],
+        &format!("{P1}\n"),
+    );
+    assert_eq!(positions.status.code(), Some(1));
+    assert!(positions.stdout.is_empty());
+    assert!(
+        stderr(&positions).contains("stdin: --mistakes takes game records, not positions"),
+        "{}",
+        stderr(&positions)
+    );
+}
+
+#[test]
 fn mistakes_without_json_need_files_for_the_games() {
     let output = analyse(&["--mistakes", "--depth", "4"], "");
     assert_eq!(output.status.code(), Some(2));

@@ -88,7 +88,8 @@ impl Analyser {
         for path in sources {
             let (name, text) = if path.as_os_str() == "-" {
                 let mut bytes = Vec::new();
-                if let Err(e) = io::stdin().lock().read_to_end(&mut bytes) {
+                // The one lock of stdin (`--json` only: else it has the answers).
+                if let Err(e) = answers.input.read_to_end(&mut bytes) {
                     self.bad(&format!("stdin: cannot read: {e}"))?;
                     continue;
                 }
