@@ -16,21 +16,8 @@ pub mod matches;
 pub mod play;
 pub mod rating;
 
-use std::process::ExitCode;
-
 pub use tuzdyk_analysis::SearchLimits;
 use tuzdyk_protocol::{ClientError, EngineOption, EngineSpec};
-
-/// The engine a tool or the GUI runs: `--engine-cmd` split on white space,
-/// or this program. An unusable command is one `error:` line on stderr and
-/// exit status 2. (The tools themselves use [`EngineCmd::spec`], whose
-/// error their command line prints; this form is the GUI's.)
-pub fn engine_spec(command: Option<&str>) -> Result<EngineSpec, ExitCode> {
-    EngineSpec::from_command(command, "engine").map_err(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    })
-}
 
 /// A command-line parser for a value of the engine option `option`, taking
 /// exactly the option's range (so that `--threads` or `--hash` take what
