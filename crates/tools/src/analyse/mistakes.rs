@@ -190,11 +190,6 @@ fn stones(cp: i32) -> String {
     format!("{:.1} stones", f64::from(cp) / 100.0)
 }
 
-/// Writes a line of the conversation.
-fn say(text: &str) -> Result<(), Stop> {
-    emit(text)
-}
-
 /// Asks one exercise until it is answered, skipped or the person quits.
 fn ask(
     answers: &mut Answers,
@@ -205,8 +200,8 @@ fn ask(
 ) -> Result<Next, Stop> {
     let mover = exercise.mover;
     let player = excerpt(&names[mover.index()]);
-    say("")?;
-    say(&format!(
+    emit("")?;
+    emit(&format!(
         "{source}, game {index}, move {}, {} ({player}) to play: {player} played {}, a {} (loses {}).",
         exercise.position.fullmove(),
         mover.name(),
@@ -219,7 +214,7 @@ fn ask(
         format!("{} (White)", labels[0]),
         format!("{} (Black)", labels[1]),
     ];
-    say(&diagram::view(
+    emit(&diagram::view(
         &exercise.position,
         mover,
         [&labels[0], &labels[1]],
@@ -230,26 +225,26 @@ fn ask(
             Ok(Some(Line::Text(line))) => line.trim().to_string(),
             Ok(Some(Line::TooLong { bytes })) => {
                 if answers.echo {
-                    say("...")?;
+                    emit("...")?;
                 }
-                say(&format!(
+                emit(&format!(
                     "That line is {bytes} bytes long: an answer is a hole number (1 to 9)."
                 ))?;
                 continue;
             }
             // Input that cannot be read is input that has ended.
             Ok(None) | Err(_) => {
-                say("")?;
+                emit("")?;
                 return Ok(Next::Quit);
             }
         };
         if answers.echo {
-            say(&excerpt(&answer))?;
+            emit(&excerpt(&answer))?;
         }
         match answer.as_str() {
             "quit" => return Ok(Next::Quit),
             "" | "skip" => {
-                say(&engine_line(exercise))?;
+                emit(&engine_line(exercise))?;
                 return Ok(Next::Continue);
             }
             _ => {}
@@ -257,7 +252,7 @@ fn ask(
         let mv = match parse_hole(&answer) {
             Ok(mv) => mv,
             Err(message) => {
-                say(&message)?;
+                emit(&message)?;
                 continue;
             }
         };
@@ -268,17 +263,17 @@ fn ask(
                     .map_or("the engine gave it no score".to_string(), |loss| {
                         format!("it loses {}", stones(loss))
                     });
-                say(&if verdict.accepted {
+                emit(&if verdict.accepted {
                     format!("{mv} is accepted: {loss}.")
                 } else if mv == exercise.played {
                     format!("{mv} is the move played: {loss}.")
                 } else {
                     format!("{mv} is not accepted: {loss}.")
                 })?;
-                say(&engine_line(exercise))?;
+                emit(&engine_line(exercise))?;
                 return Ok(Next::Continue);
             }
-            Err(reason) => say(&illegal_for_person(reason, "the opponent"))?,
+            Err(reason) => emit(&illegal_for_person(reason, "the opponent"))?,
         }
     }
 }
