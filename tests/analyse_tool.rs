@@ -694,3 +694,161 @@ fn bad_lines_are_quoted_without_control_characters() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Learning from mistakes (`--mistakes`).
+
+/// Four plies of a real game; White's second move (hole 1, ply 3) throws
+/// away more than ten stones at any depth.
+const BLUNDER_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/blunder.pgn");
+
+/// The exercises of `--mistakes --json` with `extra` arguments.
+fn exercises(extra: &[&str]) -> Vec<Json> {
+    let mut args = vec!["--mistakes", "--json", "--depth", "4"];
+    args.extend(extra);
+    args.push(BLUNDER_FILE);
+    let output = analyse(&args, "");
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    stdout_lines(&output)
+        .iter()
+        .map(|line| Json::parse(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+fn strings(value: &Json) -> Vec<String> {
+    value.array().iter().map(|v| v.str().to_string()).collect()
+}
+
+#[test]
+fn a_blunder_becomes_an_exercise_in_json() {
+    let game = record::parse_game_text(&std::fs::read_to_string(BLUNDER_FILE).unwrap()).unwrap();
+    let before = game.positions()[2];
+    let all = exercises(&[]);
+    assert_eq!(all.len(), 1, "{all:?}");
+    let exercise = &all[0];
+    assert_eq!(exercise.get("game").int(), 1);
+    assert_eq!(exercise.get("ply").int(), 3);
+    assert_eq!(exercise.get("side").str(), "white");
+    assert_eq!(exercise.get("player").str(), "sportt");
+    assert_eq!(exercise.get("fen").str(), tfen::write(&before));
+    assert_eq!(exercise.get("played").str(), "1");
+    assert!(exercise.get("loss").int() >= 600, "{exercise:?}");
+    assert_eq!(exercise.get("mark").str(), "blunder");
+    let best = exercise.get("best").str();
+    assert!(is_legal(exercise.get("fen").str(), best), "{best}");
+    let pv = strings(exercise.get("pv"));
+    assert_eq!(pv.first().map(String::as_str), Some(best));
+    let accepted = strings(exercise.get("accepted"));
+    assert!(accepted.iter().any(|mv| mv == best), "{accepted:?}");
+    assert!(!accepted.iter().any(|mv| mv == "1"), "{accepted:?}");
+    for mv in &accepted {
+        assert!(is_legal(exercise.get("fen").str(), mv), "{mv}");
+    }
+    // The player and the side choose whose mistakes.
+    assert_eq!(exercises(&["--player", "sportt"]), all);
+    assert_eq!(exercises(&["--side", "white"]), all);
+    assert!(exercises(&["--player", "argenby"]).is_empty());
+    assert!(exercises(&["--side", "black"]).is_empty());
+}
+
+#[test]
+fn mistakes_are_asked_with_the_answers_on_stdin() {
+    let exercise = exercises(&[]).remove(0);
+    let fen = exercise.get("fen").str();
+    let best = exercise.get("best").str().to_string();
+    let accepted = strings(exercise.get("accepted"));
+    let wrong = (1..=9)
+        .map(|n| n.to_string())
+        .find(|mv| is_legal(fen, mv) && !accepted.contains(mv) && mv != "1")
+        .expect("a legal move that is not accepted");
+    let empty = (1..=9)
+        .map(|n| n.to_string())
+        .find(|mv| !is_legal(fen, mv))
+        .expect("an empty hole");
+    // The game twice: two exercises. The first gets a wrong answer, the
+    // second a malformed line, an empty hole, then the best move.
+    let input = format!("{wrong}\nx\n{empty}\n{best}\n");
+    let args = ["--mistakes", "--depth", "4", BLUNDER_FILE, BLUNDER_FILE];
+    let output = analyse(&args, &input);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    let out = String::from_utf8(output.stdout).unwrap();
+    let question = "find a better move (1-9, or skip, quit)> ";
+    assert_eq!(out.matches(question).count(), 4, "{out}");
+    for answer in [&wrong, "x", &empty, &best] {
+        assert!(
+            out.contains(&format!("{question}{answer}\n")),
+            "{answer}: {out}"
+        );
+    }
+    assert!(out.contains("sportt played 1, a blunder (loses "), "{out}");
+    assert!(out.contains("  sportt (White)"), "the board: {out}");
+    assert!(
+        out.contains(&format!("{wrong} is not accepted: it loses ")),
+        "{out}"
+    );
+    assert!(out.contains("'x' is not a hole number (1 to 9)."), "{out}");
+    assert!(out.contains(&format!("Hole {empty} is empty")), "{out}");
+    assert!(
+        out.contains(&format!("{best} is accepted: it loses 0.0 stones.")),
+        "{out}"
+    );
+    let engine_line = format!("engine: best {best}, line {best}");
+    assert_eq!(out.matches(&engine_line).count(), 2, "{out}");
+    // `quit` stops before the second exercise.
+    let quit = analyse(&args, "quit\n");
+    assert!(quit.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&quit.stdout)
+            .matches(question)
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn mistakes_in_json_read_the_games_from_stdin_and_refuse_positions() {
+    let text = std::fs::read_to_string(BLUNDER_FILE).unwrap();
+    let output = analyse(&["--mistakes", "--json", "--depth", "4"], &text);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let exercise = Json::parse(&lines[0]).unwrap();
+    assert_eq!(exercise.get("source").str(), "stdin");
+    assert_eq!(exercise.get("played").str(), "1");
+    let positions = analyse(
+        &["--mistakes", "--json", "--depth", "4"],
+        &format!("{P1}\n"),
+    );
+    assert_eq!(positions.status.code(), Some(1));
+    assert!(positions.stdout.is_empty());
+    assert!(
+        stderr(&positions).contains("stdin: --mistakes takes game records, not positions"),
+        "{}",
+        stderr(&positions)
+    );
+}
+
+#[test]
+fn mistakes_without_json_need_files_for_the_games() {
+    let output = analyse(&["--mistakes", "--depth", "4"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--mistakes reads the answers from standard input"),
+        "{}",
+        stderr(&output)
+    );
+    let nobody = analyse(
+        &[
+            "--mistakes",
+            "--json",
+            "--depth",
+            "4",
+            "--player",
+            "nobody",
+            BLUNDER_FILE,
+        ],
+        "",
+    );
+    assert_eq!(nobody.status.code(), Some(1));
+    assert!(stderr(&nobody).contains("no game has a player named 'nobody'"));
+}

@@ -3,10 +3,10 @@
 //! the positions along an engine line. Everything the page shows about the
 //! rules is computed here, by `tuzdyk_rules`; the page only draws.
 
+use tuzdyk_analysis::capped;
 use tuzdyk_notation::record::move_token;
 use tuzdyk_protocol::Score;
 use tuzdyk_rules::{BOARD_HOLES, Game, Move, MovePreview, Position, Side, StoneDrop};
-use tuzdyk_tools::review::capped;
 
 use crate::wire::{self, Board, LineStep, LineView, Preview};
 

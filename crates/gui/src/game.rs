@@ -5,11 +5,11 @@
 //! `engine_*`, `hint_found`, `analysis_line` and `reviewed` methods. Which
 //! engine job runs is the scheduler's business ([`crate::scheduler`]).
 
+use tuzdyk_analysis::{Rejected, ReviewedMove};
 use tuzdyk_notation::record;
 use tuzdyk_notation::tfen;
 use tuzdyk_protocol::{InfoLine, Level, Score};
 use tuzdyk_rules::{Game, GameResult, IllegalMove, Move, Position, Side};
-use tuzdyk_tools::review::{Rejected, ReviewedMove};
 
 use crate::error::{GuiError, LineProblem};
 use crate::limits::{ANALYSIS_LINES, MAX_LINE_MOVES, MAX_UPLOAD_BYTES, MOVETIME_RANGE};

@@ -8,9 +8,9 @@
 
 use std::time::{Duration, Instant};
 
+use tuzdyk_analysis::DEFAULT_THRESHOLDS;
 use tuzdyk_protocol::{EngineOption, Go, Level};
 use tuzdyk_rules::Move;
-use tuzdyk_tools::review::DEFAULT_THRESHOLDS;
 
 use crate::game::GameState;
 use crate::limits::{

@@ -4,12 +4,12 @@
 //! by stone, the moves, the ending and the record, the hint, the analysis
 //! and the review.
 
+use tuzdyk_analysis::{PlayerStats, ReviewedMove};
 use tuzdyk_notation::ending::Ending as BoardEnding;
 use tuzdyk_notation::record::{move_token, result_text};
 use tuzdyk_notation::tfen;
 use tuzdyk_protocol::InfoLine;
 use tuzdyk_rules::{GameEnd, GameResult, Side};
-use tuzdyk_tools::review::{PlayerStats, ReviewedMove};
 
 use crate::convert::{board, moves, preview, previews, score};
 use crate::game::{Declared, GameState};

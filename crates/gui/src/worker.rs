@@ -11,12 +11,12 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use tuzdyk_analysis::{AnalysisError, Rejected, ReviewEngine, ReviewedMove, review_game};
 use tuzdyk_protocol::client::position_line;
 use tuzdyk_protocol::{
     ClientError, EngineProcess, EngineSpec, Go, InfoLine, LineSender, SearchReport,
 };
 use tuzdyk_rules::{Game, Move, Position};
-use tuzdyk_tools::review::{self, Rejected, ReviewEngine, ReviewedMove};
 
 use crate::limits::{ATTEMPTS, HANDSHAKE_TIMEOUT, STOP_GRACE};
 
@@ -419,18 +419,21 @@ impl Runner {
                     go,
                     timeout: *timeout,
                 };
-                let result = review::review_game(&mut run, game, *from, *thresholds, |reviewed| {
+                let result = review_game(&mut run, game, *from, *thresholds, |reviewed| {
                     *from = reviewed.ply + 1;
                     notify(WorkerEvent::Reviewed {
                         job: id,
                         reviewed: Box::new(reviewed),
                     });
                     Ok(())
-                })?;
-                notify(WorkerEvent::ReviewDone {
-                    job: id,
-                    rejected: result.err(),
                 });
+                let rejected = match result {
+                    Ok(()) => None,
+                    Err(AnalysisError::Rejected(rejected)) => Some(rejected),
+                    Err(AnalysisError::Engine(error)) => return Err(JobStop::Engine(error)),
+                    Err(AnalysisError::Stopped) => return Err(JobStop::Cancelled),
+                };
+                notify(WorkerEvent::ReviewDone { job: id, rejected });
                 Ok(())
             }
         }
@@ -478,19 +481,18 @@ struct ReviewRun<'a> {
 }
 
 impl ReviewEngine for ReviewRun<'_> {
-    type Stop = JobStop;
-
     fn search(
         &mut self,
         pos: &Position,
         only: Option<Move>,
-    ) -> Result<Result<SearchReport, String>, JobStop> {
+    ) -> Result<SearchReport, AnalysisError> {
         let go = Go {
             searchmoves: only.into_iter().collect(),
             ..self.go.clone()
         };
         let line = position_line(pos, &[]);
-        let report = search(
+        // The review looks for a rejected position itself.
+        search(
             self.process,
             self.shared,
             self.job,
@@ -498,10 +500,10 @@ impl ReviewEngine for ReviewRun<'_> {
             &go,
             self.timeout,
             |_| {},
-        )?;
-        match report.position_error() {
-            Some(error) => Ok(Err(error.to_string())),
-            None => Ok(Ok(report)),
-        }
+        )
+        .map_err(|stop| match stop {
+            JobStop::Engine(error) => AnalysisError::Engine(error),
+            JobStop::Cancelled => AnalysisError::Stopped,
+        })
     }
 }

@@ -1,5 +1,6 @@
 //! The lines of `tuzdyk analyse --json`, one JSON object each: a searched or
-//! finished position, a reviewed move, a game's summary. These structs are
+//! finished position, a reviewed move, a game's summary, an exercise
+//! (`--mistakes`). These structs are
 //! the schema (README's `analyse` section lists the same fields); a score
 //! is two fields, `<name>_cp` and `<name>_mate`, one of them `null`.
 
@@ -7,7 +8,7 @@ use serde::Serialize;
 use tuzdyk_protocol::{InfoLine, Score, SearchReport};
 use tuzdyk_rules::Move;
 
-use crate::review::{PlayerStats, ReviewedMove};
+use tuzdyk_analysis::{Exercise, PlayerStats, ReviewedMove};
 
 /// One position: the engine's answer, or the end of a finished game.
 #[derive(Serialize)]
@@ -109,6 +110,56 @@ pub(super) struct PlayerJson<'a> {
     pub blunders: u32,
     /// Percent, to one decimal.
     pub accuracy: f64,
+}
+
+/// One exercise of `--mistakes`: a marked move and the moves accepted
+/// instead.
+#[derive(Serialize)]
+pub(super) struct ExerciseJson<'a> {
+    pub source: &'a str,
+    /// 1-based game of the source.
+    pub game: usize,
+    /// 1-based ply of the game.
+    pub ply: usize,
+    /// `white` or `black`.
+    pub side: &'static str,
+    pub player: &'a str,
+    /// The position before the move.
+    pub fen: String,
+    pub played: String,
+    /// Centi-stones lost by the move played.
+    pub loss: i32,
+    /// `inaccuracy`, `mistake` or `blunder`.
+    pub mark: &'static str,
+    /// The engine's best move and line.
+    pub best: Option<String>,
+    pub pv: Vec<String>,
+    /// Every legal move losing less than the inaccuracy threshold.
+    pub accepted: Vec<String>,
+}
+
+impl<'a> ExerciseJson<'a> {
+    pub(super) fn new(
+        source: &'a str,
+        game: usize,
+        names: &'a [String; 2],
+        exercise: &Exercise,
+    ) -> ExerciseJson<'a> {
+        ExerciseJson {
+            source,
+            game,
+            ply: exercise.ply + 1,
+            side: exercise.mover.key(),
+            player: &names[exercise.mover.index()],
+            fen: tuzdyk_notation::tfen::write(&exercise.position),
+            played: exercise.played.to_string(),
+            loss: exercise.loss,
+            mark: exercise.mark.name(),
+            best: exercise.best.map(|mv| mv.to_string()),
+            pv: moves(&exercise.pv),
+            accepted: moves(&exercise.accepted()),
+        }
+    }
 }
 
 /// `(cp, mate)`, one of them `None` (both without a score).

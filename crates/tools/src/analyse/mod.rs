@@ -6,33 +6,32 @@
 //! or a numbered move (`1.`) means PlayOK game records, anything else TFEN
 //! positions, one a line. Positions are analysed as they are read, one output
 //! line each, flushed at once, so the tool fits a pipeline; records are
-//! reviewed game by game (see [`crate::review`]). Standard output carries only
+//! reviewed game by game (the review is `tuzdyk_analysis`'s), or, with
+//! `--mistakes`, made into exercises ([`mistakes`]). Standard output carries only
 //! results; problems with the input go to standard error, one line each, and
 //! make the exit status 1 once everything else has been analysed.
 
 mod json;
+mod mistakes;
 mod review;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::PathBuf;
-use std::time::Duration;
 
+use tuzdyk_analysis::{AnalysisError, DEFAULT_THRESHOLDS, Mark, Searcher};
 use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_notation::ending::Ending;
-use tuzdyk_notation::record::GameRecord;
 use tuzdyk_notation::record::result_text;
 use tuzdyk_notation::source::{self, SourceKind};
 use tuzdyk_notation::{excerpt, tfen};
 use tuzdyk_protocol::line::{Line, read_line};
-use tuzdyk_protocol::{
-    ClientError, EngineOption, EngineProcess, EngineSpec, Go, MAX_LINE_BYTES, Score, SearchReport,
-};
-use tuzdyk_rules::{GameEnd, Move, Position};
+use tuzdyk_protocol::{ClientError, EngineOption, MAX_LINE_BYTES, Score, SearchReport};
+use tuzdyk_rules::{GameEnd, Move, Position, Side};
 
-use crate::review::PlayerStats;
 use crate::{EngineCmd, SearchLimits, option_range};
 use json::{LineJson, PositionJson};
+use mistakes::Selection;
 
 /// The depth searched when no limit is given.
 pub const DEFAULT_DEPTH: u32 = 16;
@@ -60,16 +59,43 @@ pub struct Args {
     pub json: bool,
     /// Review: a move losing at least this many centi-stones (100 = one
     /// stone) is an inaccuracy.
-    #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[0])]
+    #[arg(long, value_name = "CP", default_value_t = DEFAULT_THRESHOLDS[0])]
     pub inaccuracy: u32,
     /// Review: a move losing at least this many centi-stones is a mistake.
-    #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[1])]
+    #[arg(long, value_name = "CP", default_value_t = DEFAULT_THRESHOLDS[1])]
     pub mistake: u32,
     /// Review: a move losing at least this many centi-stones is a blunder.
-    #[arg(long, value_name = "CP", default_value_t = crate::review::DEFAULT_THRESHOLDS[2])]
+    #[arg(long, value_name = "CP", default_value_t = DEFAULT_THRESHOLDS[2])]
     pub blunder: u32,
+    /// Review game records (files only, unless with --json), then make an
+    /// exercise of each mistake and blunder: the position before it, to
+    /// find a better move in (see README).
+    #[arg(long)]
+    pub mistakes: bool,
+    /// With --mistakes: only the moves of the player with this name (the
+    /// White or Black tag).
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "mistakes",
+        conflicts_with = "side"
+    )]
+    pub player: Option<String>,
+    /// With --mistakes: only White's or Black's moves.
+    #[arg(long, requires = "mistakes", value_parser = side_parser())]
+    pub side: Option<Side>,
+    /// With --mistakes: inaccuracies make exercises too.
+    #[arg(long, requires = "mistakes")]
+    pub inaccuracies: bool,
     #[command(flatten)]
     pub engine: EngineCmd,
+}
+
+/// `--side`: `white` or `black`.
+fn side_parser() -> impl clap::builder::TypedValueParser<Value = Side> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Side::BOTH.map(Side::key))
+        .try_map(|key: String| Side::from_key(&key).ok_or("a side is white or black"))
 }
 
 impl Args {
@@ -90,9 +116,13 @@ pub enum AnalyseError {
         mistake: u32,
         blunder: u32,
     },
+    #[error(
+        "--mistakes reads the answers from standard input: give the games as files (or add --json)"
+    )]
+    MistakesFromStdin,
     /// The engine cannot be started, or failed.
     #[error(transparent)]
-    Engine(#[from] ClientError),
+    Engine(#[from] AnalysisError),
     /// Input lines or games that could not be analysed, each reported.
     #[error("{count} bad input{} (see above)", if *.count == 1 { "" } else { "s" })]
     BadInput { count: usize },
@@ -111,17 +141,23 @@ impl AnalyseError {
     }
 }
 
+impl From<ClientError> for AnalyseError {
+    fn from(error: ClientError) -> AnalyseError {
+        AnalyseError::Engine(error.into())
+    }
+}
+
 /// Why the run stops early.
 #[derive(Debug)]
 pub(crate) enum Stop {
     /// Standard output or error cannot be written (`| head` closed it).
     Output(OutputError),
     /// The engine failed (exited, hung, or cannot be written to).
-    Engine(ClientError),
+    Engine(AnalysisError),
 }
 
-impl From<ClientError> for Stop {
-    fn from(error: ClientError) -> Stop {
+impl From<AnalysisError> for Stop {
+    fn from(error: AnalysisError) -> Stop {
         Stop::Engine(error)
     }
 }
@@ -150,26 +186,40 @@ pub fn run(args: Args) -> Result<(), AnalyseError> {
             blunder: args.blunder,
         });
     }
-    let options = [
-        (EngineOption::Threads, args.threads),
-        (EngineOption::Hash, args.hash),
-        (EngineOption::MultiPv, args.multipv),
-    ];
-    let engine = start_engine(&args.engine.spec()?, &options)?;
     let sources: Vec<PathBuf> = if args.files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         args.files.clone()
     };
+    if args.mistakes && !args.json && sources.iter().any(|path| path.as_os_str() == "-") {
+        return Err(AnalyseError::MistakesFromStdin);
+    }
+    let options = [
+        (EngineOption::Threads, args.threads),
+        (EngineOption::Hash, args.hash),
+        (EngineOption::MultiPv, args.multipv),
+    ];
+    let engine = Searcher::start(&args.engine.spec()?, &options, args.limits())?;
     let mut analyser = Analyser {
         engine,
-        limits: args.limits(),
         json: args.json,
         thresholds: [args.inaccuracy, args.mistake, args.blunder].map(|t| t as i32),
         bad_inputs: 0,
     };
     let mut stopped = None;
-    for path in &sources {
+    if args.mistakes {
+        let selection = Selection {
+            player: args.player.clone(),
+            side: args.side,
+            lowest: if args.inaccuracies {
+                Mark::Inaccuracy
+            } else {
+                Mark::Mistake
+            },
+        };
+        stopped = analyser.mistakes(&sources, &selection).err();
+    }
+    for path in sources.iter().filter(|_| !args.mistakes) {
         let result = if path.as_os_str() == "-" {
             let stdin = io::stdin();
             analyser.process("stdin", stdin.lock())
@@ -195,73 +245,9 @@ pub fn run(args: Args) -> Result<(), AnalyseError> {
     }
 }
 
-/// Starts the engine and sets `options`.
-fn start_engine(
-    spec: &EngineSpec,
-    options: &[(EngineOption, u32)],
-) -> Result<EngineProcess, ClientError> {
-    let mut engine = EngineProcess::start(spec)?;
-    let options: Vec<(String, String)> = options
-        .iter()
-        .map(|(option, value)| (option.spec().name.to_string(), value.to_string()))
-        .collect();
-    engine.handshake(&options, Duration::from_secs(30))?;
-    Ok(engine)
-}
-
-/// Reviews games for another tool (`tuzdyk rating`): an engine on one
-/// thread at fixed limits, each game from a new game, nothing printed.
-pub struct Reviewer(Analyser);
-
-impl Reviewer {
-    /// Starts the engine `spec` to search every move to `depth`.
-    ///
-    /// # Errors
-    /// [`ClientError`] when the engine cannot be started or set up.
-    pub fn start(spec: &EngineSpec, depth: u32) -> Result<Reviewer, ClientError> {
-        let options = [(EngineOption::Threads, 1), (EngineOption::MultiPv, 1)];
-        let engine = start_engine(spec, &options)?;
-        Ok(Reviewer(Analyser {
-            engine,
-            limits: SearchLimits::depth(depth),
-            json: false,
-            thresholds: crate::review::DEFAULT_THRESHOLDS.map(|t| t as i32),
-            bad_inputs: 0,
-        }))
-    }
-
-    /// Each player's totals over `game` (White's first); `None` when the
-    /// engine rejected one of its positions.
-    ///
-    /// # Errors
-    /// [`ClientError`] when the engine fails.
-    pub fn review(&mut self, game: &GameRecord) -> Result<Option<[PlayerStats; 2]>, ClientError> {
-        self.0.engine.send("ucinewgame")?;
-        let mut stats = [PlayerStats::default(), PlayerStats::default()];
-        let thresholds = self.0.thresholds;
-        let reviewed = crate::review::review_game(&mut self.0, &game.game, 0, thresholds, |m| {
-            stats[m.mover.index()].add(&m);
-            Ok(())
-        });
-        match reviewed {
-            Ok(Ok(())) => Ok(Some(stats)),
-            Ok(Err(_rejected)) => Ok(None),
-            Err(Stop::Engine(e)) => Err(e),
-            // Nothing is written while reviewing for another tool.
-            Err(Stop::Output(_)) => Ok(None),
-        }
-    }
-
-    /// Ends the engine.
-    pub fn quit(self) {
-        self.0.engine.quit();
-    }
-}
-
 /// The engine, the search settings and the running count of bad inputs.
 pub(crate) struct Analyser {
-    engine: EngineProcess,
-    limits: SearchLimits,
+    engine: Searcher,
     json: bool,
     /// Inaccuracy, mistake and blunder thresholds in centi-stones.
     thresholds: [i32; 3],
@@ -357,28 +343,6 @@ impl Analyser {
         Ok(())
     }
 
-    /// Sets up `pos` in the engine and searches it, only `only` when given
-    /// (`go ... searchmoves`). An `info string error` about the position
-    /// (another engine may reject what this one accepts) comes back as
-    /// `Ok(Err(message))`.
-    fn search(
-        &mut self,
-        pos: &Position,
-        only: Option<Move>,
-    ) -> Result<Result<SearchReport, String>, Stop> {
-        self.engine
-            .send(&format!("position fen {}", tfen::write(pos)))?;
-        let go = Go {
-            searchmoves: only.into_iter().collect(),
-            ..self.limits.go()
-        };
-        let report = self.engine.go(&go, self.limits.timeout())?;
-        if let Some(error) = report.position_error() {
-            return Ok(Err(error.to_string()));
-        }
-        Ok(Ok(report))
-    }
-
     /// Analyses one TFEN line of the input.
     fn position_line(&mut self, source: &str, number: usize, text: &str) -> Result<(), Stop> {
         let pos = if text == "startpos" {
@@ -421,16 +385,14 @@ impl Analyser {
         }
         // A fresh state for each position: with one thread and a depth or
         // node limit, the result does not depend on what came before.
-        self.engine.send("ucinewgame")?;
-        let report = match self.search(&pos, None)? {
-            Ok(report) => report,
-            Err(message) => {
-                return self.bad(&format!(
-                    "{source}:{number}: the engine rejected the position: {}",
-                    excerpt(&message)
-                ));
-            }
-        };
+        self.engine.new_game()?;
+        let report = self.engine.search(&pos, None)?;
+        if let Some(message) = report.position_error() {
+            return self.bad(&format!(
+                "{source}:{number}: the engine rejected the position: {}",
+                excerpt(message)
+            ));
+        }
         let legal = report
             .best()
             .ok()

@@ -1,26 +1,13 @@
 //! `tuzdyk analyse` on game records: the lines it prints for a review. The
 //! review itself, how each move is scored and marked, is
-//! [`crate::review`], shared with the GUI.
+//! [`tuzdyk_analysis::review`], shared with the GUI.
 
+use tuzdyk_analysis::{AnalysisError, PlayerStats, ReviewedMove, review_game};
 use tuzdyk_notation::record::{GameRecord, result_text};
-use tuzdyk_protocol::SearchReport;
-use tuzdyk_rules::{Move, Position, Side};
+use tuzdyk_rules::Side;
 
 use super::json::{self, MoveJson, PlayerJson, SummaryJson};
 use super::{Analyser, Stop, emit, score_text};
-use crate::review::{self, PlayerStats, ReviewEngine, ReviewedMove};
-
-impl ReviewEngine for Analyser {
-    type Stop = Stop;
-
-    fn search(
-        &mut self,
-        pos: &Position,
-        only: Option<Move>,
-    ) -> Result<Result<SearchReport, String>, Stop> {
-        Analyser::search(self, pos, only)
-    }
-}
 
 impl Analyser {
     /// Reviews one game: one line per move as soon as it is scored, then the
@@ -42,26 +29,41 @@ impl Analyser {
                 names[0],
                 names[1],
                 game.game.moves().len(),
-                self.limits.go().parameters()
+                self.engine.limits().go().parameters()
             ))?;
         }
-        self.engine.send("ucinewgame")?;
+        self.engine.new_game()?;
         let mut stats = [PlayerStats::default(), PlayerStats::default()];
-        let (thresholds, json) = (self.thresholds, self.json);
-        let reviewed = review::review_game(self, &game.game, 0, thresholds, |reviewed| {
-            stats[reviewed.mover.index()].add(&reviewed);
-            emit(&if json {
-                json::line(&MoveJson::new(source, index, &names, &reviewed))
-            } else {
-                move_plain(&reviewed)
-            })
-        })?;
-        if let Err(rejected) = reviewed {
-            return self.bad(&format!(
-                "{source}: game {index}, ply {}: the engine rejected the position: {}",
-                rejected.ply + 1,
-                tuzdyk_notation::excerpt(&rejected.message)
-            ));
+        let json = self.json;
+        // Output that cannot be written stops the review; kept here.
+        let mut unwritten = None;
+        let reviewed = review_game(
+            &mut self.engine,
+            &game.game,
+            0,
+            self.thresholds,
+            |reviewed| {
+                stats[reviewed.mover.index()].add(&reviewed);
+                emit(&if json {
+                    json::line(&MoveJson::new(source, index, &names, &reviewed))
+                } else {
+                    move_plain(&reviewed)
+                })
+                .map_err(|error| {
+                    unwritten = Some(error);
+                    AnalysisError::Stopped
+                })
+            },
+        );
+        match reviewed {
+            Ok(()) => {}
+            Err(AnalysisError::Stopped) => {
+                return Err(unwritten.unwrap_or(Stop::Engine(AnalysisError::Stopped)));
+            }
+            Err(rejected @ AnalysisError::Rejected(_)) => {
+                return self.bad(&format!("{source}: game {index}, {rejected}"));
+            }
+            Err(error) => return Err(error.into()),
         }
         let line = if self.json {
             json::line(&SummaryJson {

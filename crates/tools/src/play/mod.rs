@@ -34,7 +34,7 @@ pub const DEFAULT_MOVETIME: u64 = 1000;
 
 /// The longest line the session reads: a command is a word or two, so
 /// anything longer is a mistake (a paste gone wrong), refused unread.
-const MAX_COMMAND_BYTES: usize = 1024;
+pub(crate) const MAX_COMMAND_BYTES: usize = 1024;
 
 /// Which side the person plays.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,7 +279,7 @@ fn score_for_person(score: Score) -> String {
 
 /// A hole number typed by the person: `Ok(move)` or why it is not one, in
 /// the person's words.
-fn parse_hole(text: &str) -> Result<Move, String> {
+pub(crate) fn parse_hole(text: &str) -> Result<Move, String> {
     hole::parse(text).map_err(|error| match error {
         HoleError::OutOfRange(n) => format!("There is no hole {n}: your holes are 1 to 9."),
         HoleError::Malformed(_) => format!("'{}' is not a hole number (1 to 9).", excerpt(text)),
@@ -288,7 +288,7 @@ fn parse_hole(text: &str) -> Result<Move, String> {
 
 /// Why a move cannot be played, in the person's words; `engine` names the
 /// opponent.
-fn illegal_for_person(reason: IllegalMove, engine: &str) -> String {
+pub(crate) fn illegal_for_person(reason: IllegalMove, engine: &str) -> String {
     match reason {
         IllegalMove::OpponentsTuzdik(mv) => {
             format!("Hole {mv} is {engine}'s tuzdik: it stays empty and cannot be played.")

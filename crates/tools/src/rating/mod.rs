@@ -19,6 +19,7 @@ mod samples;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use tuzdyk_analysis::AnalysisError;
 use tuzdyk_notation::console::{OutputError, Stream};
 use tuzdyk_notation::excerpt;
 use tuzdyk_protocol::{ClientError, Level};
@@ -98,9 +99,12 @@ pub enum RatingError {
         line: usize,
         text: String,
     },
-    /// The reviewing engine cannot be started, or failed.
+    /// The engine command cannot be used.
     #[error(transparent)]
     Engine(#[from] ClientError),
+    /// The reviewing engine cannot be started, or failed.
+    #[error(transparent)]
+    Review(#[from] AnalysisError),
     #[error("too few rated samples to fit (need two or more ratings)")]
     TooFewRated,
     #[error("the rated players' mean loss is outside the levels' losses: no anchor")]

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use tuzdyk_analysis::{PlayerStats, Reviewer};
 use tuzdyk_notation::record::{self, GameRecord};
 use tuzdyk_notation::{console, excerpt};
 use tuzdyk_protocol::Level;
@@ -13,8 +14,6 @@ use tuzdyk_rules::Side;
 
 use super::fit::Sample;
 use super::{Args, RatingError};
-use crate::analyse::Reviewer;
-use crate::review::PlayerStats;
 
 /// Whose sample it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

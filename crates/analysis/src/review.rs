@@ -1,5 +1,6 @@
-//! Game review, the one implementation behind `tuzdyk analyse` and the GUI:
-//! every move of a game scored against the engine's choice.
+//! Game review, the one implementation behind `tuzdyk analyse`, `tuzdyk
+//! rating` and the GUI: every move of a game scored against the engine's
+//! choice, its loss, its mark, and the players' accuracy.
 //!
 //! For each move the position before it is searched: the best line's score
 //! is the mover's *before* score. The played move's *after* score (also the
@@ -18,11 +19,14 @@
 //! threshold is marked so.
 //!
 //! How positions are searched is the caller's ([`ReviewEngine`]): the CLI
-//! stops at the first engine failure, the GUI restarts the engine and goes on.
+//! searches through [`crate::Searcher`] and stops at the first engine
+//! failure, the GUI restarts the engine and goes on.
 
 use tuzdyk_notation::record::move_token;
 use tuzdyk_protocol::{Score, SearchReport};
 use tuzdyk_rules::{Game, GameResult, Move, Position, Side};
+
+use crate::{AnalysisError, Rejected};
 
 /// Inaccuracy, mistake and blunder thresholds in centi-stones (100 = one
 /// stone) when none are given.
@@ -36,8 +40,8 @@ pub const SCORE_CAP: i32 = 2000;
 /// (100% for no loss, 25% for twice this...).
 pub const ACCURACY_HALF_LOSS: f64 = 300.0;
 
-/// How bad a move was, by its loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// How bad a move was, by its loss (ordered: an inaccuracy is the least).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mark {
     Inaccuracy,
     Mistake,
@@ -156,47 +160,46 @@ pub struct ReviewedMove {
 
 /// Searches a position for the review, the way its caller drives an engine.
 pub trait ReviewEngine {
-    /// Why the review stops (an engine failure, a closed output...).
-    type Stop;
-
-    /// Searches `pos`, only the move `only` when given (`go ... searchmoves`).
-    /// An engine that rejects the position gives `Ok(Err(message))`.
+    /// Searches `pos`, only the move `only` when given (`go ... searchmoves`),
+    /// and gives the report as read: the review itself looks for the
+    /// engine's rejection of the position ([`SearchReport::position_error`]).
     ///
     /// # Errors
-    /// `Self::Stop` when the review cannot go on.
-    fn search(
-        &mut self,
-        pos: &Position,
-        only: Option<Move>,
-    ) -> Result<Result<SearchReport, String>, Self::Stop>;
+    /// [`AnalysisError::Engine`] or [`AnalysisError::Stopped`] when the
+    /// review cannot go on.
+    fn search(&mut self, pos: &Position, only: Option<Move>)
+    -> Result<SearchReport, AnalysisError>;
 }
 
-/// A position the engine rejected: the ply (0-based) and its message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rejected {
-    pub ply: usize,
-    pub message: String,
+/// The report, or [`AnalysisError::Rejected`] at `ply` when the engine
+/// rejected the position.
+fn accepted(report: SearchReport, ply: usize) -> Result<SearchReport, AnalysisError> {
+    match report.position_error() {
+        Some(message) => Err(AnalysisError::Rejected(Rejected {
+            ply,
+            message: message.to_string(),
+        })),
+        None => Ok(report),
+    }
 }
 
 /// Reviews the moves of `game` from ply `from` on, handing each to
 /// `on_move` as soon as it is scored; `thresholds` are those of [`Mark::of`].
 ///
 /// # Errors
-/// The engine's or `on_move`'s `Stop`; a position the engine rejected ends
-/// the review with `Ok(Err(..))`.
-pub fn review_game<E: ReviewEngine>(
+/// The engine's error, [`AnalysisError::Rejected`] for a position the
+/// engine rejected, or `on_move`'s error (normally
+/// [`AnalysisError::Stopped`]).
+pub fn review_game<E: ReviewEngine + ?Sized>(
     engine: &mut E,
     game: &Game,
     from: usize,
     thresholds: [i32; 3],
-    mut on_move: impl FnMut(ReviewedMove) -> Result<(), E::Stop>,
-) -> Result<Result<(), Rejected>, E::Stop> {
+    mut on_move: impl FnMut(ReviewedMove) -> Result<(), AnalysisError>,
+) -> Result<(), AnalysisError> {
     for (ply, step) in game.plies().into_iter().enumerate().skip(from) {
         let mover = step.mover();
-        let review = match review_move(engine, &step.before, step.mv, &step.after)? {
-            Ok(review) => review,
-            Err(message) => return Ok(Err(Rejected { ply, message })),
-        };
+        let review = review_move(engine, ply, &step.before, step.mv)?;
         let loss = match (review.before, review.after) {
             (Some(b), Some(a)) => Some((capped(b) - capped(a)).max(0)),
             _ => None,
@@ -212,23 +215,20 @@ pub fn review_game<E: ReviewEngine>(
             mark: loss.and_then(|loss| Mark::of(loss, thresholds)),
         })?;
     }
-    Ok(Ok(()))
+    Ok(())
 }
 
-/// Scores the move `mv` from `before` (leading to `after`).
+/// Scores the move `mv` from `before`, the game's move at `ply`.
 ///
 /// # Errors
-/// The engine's `Stop`.
-pub fn review_move<E: ReviewEngine>(
+/// The engine's error, or [`AnalysisError::Rejected`] at `ply`.
+pub fn review_move<E: ReviewEngine + ?Sized>(
     engine: &mut E,
+    ply: usize,
     before: &Position,
     mv: Move,
-    after: &Position,
-) -> Result<Result<MoveReview, String>, E::Stop> {
-    let report = match engine.search(before, None)? {
-        Ok(report) => report,
-        Err(message) => return Ok(Err(message)),
-    };
+) -> Result<MoveReview, AnalysisError> {
+    let report = accepted(engine.search(before, None)?, ply)?;
     let best_line = report.best_line();
     let mut review = MoveReview {
         best: report.bestmove_token().to_string(),
@@ -238,10 +238,9 @@ pub fn review_move<E: ReviewEngine>(
         pv: best_line.map_or(Vec::new(), |l| l.pv.clone()),
     };
     // The engine's own choice, or a line MultiPV already scored.
-    let played = |report: &SearchReport| report.best().ok().and_then(|best| best.mv) == Some(mv);
-    if played(&report) {
+    if chose(&report, mv) {
         review.after = review.before;
-        return Ok(Ok(review));
+        return Ok(review);
     }
     if let Some(line) = report
         .lines
@@ -249,29 +248,52 @@ pub fn review_move<E: ReviewEngine>(
         .find(|l| l.pv.first() == Some(&mv) && l.score.is_some())
     {
         review.after = line.score;
-        return Ok(Ok(review));
+        return Ok(review);
     }
-    // The move alone, from the same position.
-    if let Ok(restricted) = engine.search(before, Some(mv))?
-        && played(&restricted)
+    review.after = score_move(engine, ply, before, mv)?;
+    Ok(review)
+}
+
+/// Whether the search chose `mv`.
+fn chose(report: &SearchReport, mv: Move) -> bool {
+    report.best().ok().and_then(|best| best.mv) == Some(mv)
+}
+
+/// The mover's score of the legal move `mv` from `before` (the game's
+/// position at `ply`): a search of `before` restricted to it (`go ...
+/// searchmoves`, same limits, warm hash), or, for an engine that ignores
+/// `searchmoves` (its answer is another move), the position after the move
+/// searched and its score negated.
+///
+/// # Errors
+/// The engine's error, or [`AnalysisError::Rejected`] at `ply` for a
+/// position after the move that the engine rejected.
+pub fn score_move<E: ReviewEngine + ?Sized>(
+    engine: &mut E,
+    ply: usize,
+    before: &Position,
+    mv: Move,
+) -> Result<Option<Score>, AnalysisError> {
+    let restricted = engine.search(before, Some(mv))?;
+    if restricted.position_error().is_none()
+        && chose(&restricted, mv)
         && let Some(score) = restricted.best_line().and_then(|l| l.score)
     {
-        review.after = Some(score);
-        return Ok(Ok(review));
+        return Ok(Some(score));
     }
-    // An engine without searchmoves: the position after, negated.
-    review.after = match after.game_over() {
+    let mut after = *before;
+    after.play(mv);
+    Ok(match after.game_over() {
         Some((result, _)) => Some(match result {
             GameResult::Win(side) if side == before.side_to_move() => Score::Mate(1),
             GameResult::Win(_) => Score::Mate(0),
             GameResult::Draw => Score::Centistones(0),
         }),
-        None => match engine.search(after, None)? {
-            Ok(report) => report.best_line().and_then(|l| l.score).map(Score::negate),
-            Err(message) => return Ok(Err(message)),
-        },
-    };
-    Ok(Ok(review))
+        None => accepted(engine.search(&after, None)?, ply)?
+            .best_line()
+            .and_then(|l| l.score)
+            .map(Score::negate),
+    })
 }
 
 #[cfg(test)]
