@@ -3,12 +3,14 @@
 //! ([`Searcher`], an engine process like any other program would run),
 //! games reviewed move by move ([`review_game`]: losses, marks, accuracy),
 //! and exercises made from a player's marked moves ([`exercises`], answers
-//! judged by [`judge`]). It never links the search, and prints nothing.
+//! judged by [`judge`]), and the Glicko-2 ratings of puzzles and their
+//! solver ([`glicko`]). It never links the search, and prints nothing.
 //!
 //! Every failure is one [`AnalysisError`].
 
 mod error;
 mod exercise;
+pub mod glicko;
 mod limits;
 pub mod review;
 mod searcher;
