@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use gui_support::{Client, Server};
 use tuzdyk_notation::ending::Ending;
 use tuzdyk_notation::{record, tfen};
-use tuzdyk_rules::{Move, Position, Side, StoneDrop};
+use tuzdyk_rules::{GameResult, Move, Position, Side, StoneDrop};
 
 /// What the rules say about every legal move of the state's position must
 /// be what the server sent.
@@ -500,4 +500,92 @@ fn an_unwatched_game_stops_using_the_cpu() {
     let mut again = Client::connect(&server, Some(&id));
     assert_eq!(again.state["analysis"], true);
     again.wait_for("analysis lines again", |m| m["type"] == "lines");
+}
+
+/// The explorer answers from the games database the server was given,
+/// with the counts of its games; a bad position gets its error, the game
+/// untouched.
+#[test]
+fn the_explorer_answers_from_the_database() {
+    let folder = std::env::temp_dir().join(format!("tuzdyk-gui-explorer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    let path = folder.join("games.sqlite");
+    // Two games opening with hole 6 (White wins one, Black the other;
+    // ratings 1500 and 1700 in the first only), one with hole 1, drawn.
+    let record = |holes: [u32; 2], result: GameResult, elo: Option<(&str, &str)>| {
+        let mut game = tuzdyk_rules::Game::new(Position::startpos());
+        for hole in holes {
+            game.play(Move::from_number(hole).unwrap()).unwrap();
+        }
+        let mut record = record::GameRecord::new(game, Some(result));
+        if let Some((white, black)) = elo {
+            record.set_tag("WhiteElo", white);
+            record.set_tag("BlackElo", black);
+        }
+        record.to_string()
+    };
+    let text = [
+        record([6, 9], GameResult::Win(Side::White), Some(("1500", "1700"))),
+        record([6, 1], GameResult::Win(Side::Black), None),
+        record([1, 1], GameResult::Draw, None),
+    ]
+    .join("\n");
+    let mut db = tuzdyk_db::Database::open(&path).expect("a database");
+    let summary = db
+        .import(
+            tuzdyk_db::ImportSource::Text {
+                name: "t",
+                text: &text,
+            },
+            |_| {},
+        )
+        .expect("imported");
+    assert_eq!(summary.imported, 3, "{summary:?}");
+    drop(db);
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let mut client = Client::connect(&server, None);
+    let start = tfen::write(&Position::startpos());
+    client.send(json!({"study": "explore", "tfen": start}));
+    let answer = client.wait_for("the explorer", |m| m["type"] == "explorer");
+    assert_eq!(answer["tfen"], start.as_str());
+    assert_eq!(answer["games"], 3, "{answer}");
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{answer}");
+    assert_eq!(moves[0]["hole"], 6, "the most played first: {answer}");
+    assert_eq!(
+        (
+            &moves[0]["games"],
+            &moves[0]["white_wins"],
+            &moves[0]["black_wins"],
+            &moves[0]["draws"]
+        ),
+        (&json!(2), &json!(1), &json!(1), &json!(0)),
+        "{answer}"
+    );
+    assert_eq!(moves[0]["avg_rating"], 1600, "{answer}");
+    assert_eq!(
+        (&moves[1]["hole"], &moves[1]["draws"]),
+        (&json!(1), &json!(1)),
+        "{answer}"
+    );
+    assert!(moves[1]["avg_rating"].is_null(), "{answer}");
+    // After 6: the position of both hole-6 games, whatever the move order.
+    let mut after = Position::startpos();
+    after.play(Move::from_number(6).unwrap());
+    client.send(json!({"study": "explore", "tfen": tfen::write(&after)}));
+    let answer = client.wait_for("the explorer", |m| m["type"] == "explorer");
+    assert_eq!(answer["games"], 2, "{answer}");
+    let before = (client.state["tfen"].clone(), client.state["plies"].clone());
+    let error = client.expect_error(json!({"study": "explore", "tfen": "not a position"}));
+    assert_eq!(error["code"], "bad_tfen", "{error}");
+    let error = client.expect_error(json!({"study": "nonsense"}));
+    assert_eq!(error["code"], "malformed", "{error}");
+    client.send(json!({"cmd": "state"}));
+    let state = client.next_state();
+    assert_eq!(
+        (state["tfen"].clone(), state["plies"].clone()),
+        before,
+        "the game is untouched"
+    );
+    let _ = std::fs::remove_dir_all(&folder);
 }

@@ -26,15 +26,27 @@ pub const RUN_LIMIT: Duration = Duration::from_secs(600);
 pub const TUZDYK: &str = env!("CARGO_BIN_EXE_tuzdyk");
 
 /// The `tuzdyk` binary with `args`, as a user starts it: without the test
-/// environment's `RUST_LOG` and `RUST_BACKTRACE`. The one place the tests
-/// name the binary.
+/// environment's `RUST_LOG` and `RUST_BACKTRACE`, and with a games
+/// database of its own in place of the user's (`TUZDYK_DB`; a test that
+/// wants another sets it after). The one place the tests name the binary.
 pub fn tuzdyk<S: AsRef<OsStr>>(args: &[S]) -> Command {
     let mut command = Command::new(TUZDYK);
     command
         .args(args)
         .env_remove("RUST_LOG")
-        .env_remove("RUST_BACKTRACE");
+        .env_remove("RUST_BACKTRACE")
+        .env("TUZDYK_DB", fresh_database_path());
     command
+}
+
+/// A path for a games database no run has used: under the system's
+/// temporary folder, per test process and call.
+pub fn fresh_database_path() -> std::path::PathBuf {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    std::env::temp_dir()
+        .join("tuzdyk-tests")
+        .join(format!("{}-{call}.sqlite", std::process::id()))
 }
 
 /// Runs `tuzdyk args` to its end with nothing on its stdin.

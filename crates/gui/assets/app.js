@@ -41,7 +41,16 @@ function update() {
   queueMicrotask(() => {
     pending = false;
     renderPage(model, board, sower.busy);
+    followExplorer();
   });
+}
+
+// The explorer follows the position shown: asked once per position.
+function followExplorer() {
+  const tfen = S.explorerQuestion(model);
+  if (tfen && model.connection === "connected" && connection.send({ study: "explore", tfen })) {
+    S.askedExplorer(model, tfen);
+  }
 }
 
 // The sower settled on `state`: the position as the server sent it.
@@ -50,6 +59,7 @@ function drawPosition(state) {
   S.drawn(model, state);
   if (!model.lineView) board.setPosition(state.board, !!state.ending);
   renderPage(model, board, sower.busy);
+  followExplorer();
   const human = state.settings.mode === "engine" ? state.settings.human : null;
   if (before && state.plies > before.plies && state.last && human && state.last.mover !== human && !state.viewing) {
     performance.mark("tuzdyk-reply-drawn", { detail: { engine_ms: state.engine_ms, plies: state.plies } });
@@ -71,6 +81,8 @@ const connection = new Connection({
   onStatus: (status) => {
     model.connection = status;
     freshConnection = status === "connected";
+    // An answer on the way may have been lost with the connection.
+    if (freshConnection) S.askedExplorer(model, null);
     update();
   },
   onMessage: receive,
@@ -95,6 +107,9 @@ function receive(message) {
       break;
     case "notice":
       S.receiveNotice(model, message);
+      break;
+    case "explorer":
+      S.receiveExplorer(model, message);
       break;
     case "line":
       if (lineAsked && message.steps.length) {
@@ -292,6 +307,20 @@ const showLine = (event) => {
 };
 on("lines", "pointerdown", showLine);
 on("lines", "click", showLine);
+on("explorer-panel", "toggle", () => {
+  S.setExplorerOpen(model, $("explorer-panel").open);
+  update();
+});
+// A move of the explorer is played as a click on its hole would be.
+on("explorer", "click", (event) => {
+  const button = event.target.closest("button.explore-move");
+  const shown = model.shown;
+  if (!button || !shown) return;
+  const index = SIDES.indexOf(shown.board.to_move) * 9 + Number(button.dataset.hole) - 1;
+  const allowed = pressable(index);
+  if (allowed === true) play(index);
+  else refuse(index, allowed);
+});
 on("moves", "click", (event) => {
   const button = event.target.closest("button[data-ply]");
   if (!button || !model.server) return;

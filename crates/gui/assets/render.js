@@ -315,6 +315,68 @@ function renderAnalysis(model) {
   }
 }
 
+let explorerKey = "";
+
+// The opening explorer: the moves played in the position shown, most
+// played first, with what became of their games.
+function renderExplorer(model) {
+  const panel = $("explorer-panel");
+  panel.open = model.explorerOpen;
+  const shown = model.shown;
+  const answer = model.explorer;
+  const current = !!shown && !!answer && answer.tfen === shown.tfen;
+  const key = [model.explorerOpen, current ? answer.tfen : "", current ? answer.games : "", shown?.board.to_move, model.language].join("|");
+  if (key === explorerKey) return;
+  explorerKey = key;
+  const body = $("explorer").tBodies[0];
+  $("explorer").hidden = !current || answer.moves.length === 0;
+  if (!model.explorerOpen || !shown) {
+    body.replaceChildren();
+    $("explorer-note").textContent = "";
+    return;
+  }
+  if (!current) {
+    $("explorer-note").textContent = t("explorer_loading");
+    return;
+  }
+  const notes = [answer.games ? t("explorer_total", { games: answer.games }) : t("explorer_none")];
+  if (!answer.games) notes.push(t("explorer_depth", { plies: answer.indexed_plies }));
+  $("explorer-note").textContent = notes.join(" ");
+  const rows = answer.moves.map((move) => {
+    const row = document.createElement("tr");
+    const hole = document.createElement("td");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "explore-move";
+    button.textContent = move.hole;
+    button.dataset.hole = move.hole;
+    button.title = t("explorer_play", { hole: move.hole });
+    hole.append(button);
+    const games = document.createElement("td");
+    games.className = "number";
+    games.textContent = move.games;
+    const results = document.createElement("td");
+    const bar = document.createElement("div");
+    bar.className = "results";
+    for (const [cls, n] of [["white", move.white_wins], ["draw", move.draws], ["black", move.black_wins]]) {
+      const part = document.createElement("span");
+      part.className = cls;
+      const share = move.games ? (100 * n) / move.games : 0;
+      part.style.width = `${share}%`;
+      if (share >= 12) part.textContent = `${Math.round(share)}%`;
+      bar.append(part);
+    }
+    bar.title = `${move.white_wins} / ${move.draws} / ${move.black_wins}`;
+    results.append(bar);
+    const rating = document.createElement("td");
+    rating.className = "number";
+    rating.textContent = move.avg_rating ?? "";
+    row.append(hole, games, results, rating);
+    return row;
+  });
+  body.replaceChildren(...rows);
+}
+
 let movesKey = "";
 
 function renderMoves(model) {
@@ -454,6 +516,7 @@ export function renderPage(model, board, sowing) {
   renderStatus(model, sowing);
   renderControls(model);
   renderAnalysis(model);
+  renderExplorer(model);
   renderMoves(model);
   renderReview(model);
   renderBody(model, sowing);
@@ -469,6 +532,7 @@ export function renderPage(model, board, sowing) {
 // Forces the moves table to be drawn again (the language changed).
 export function invalidate() {
   movesKey = "";
+  explorerKey = "";
 }
 
 // The strength menu: levels by number, weakest first, then the times.

@@ -51,6 +51,11 @@ export function createModel(language) {
     sent: null,
     // The position asked for with the arrow keys, until it is shown.
     viewAsked: null,
+    // The opening explorer: open or not, the position last asked about
+    // (TFEN), and the last answer (for its own `tfen`).
+    explorerOpen: prefs.get("explorer", "1") === "1",
+    explorerAsked: null,
+    explorer: null,
   };
 }
 
@@ -86,6 +91,29 @@ export function receiveError(model, message) {
 
 export function receiveNotice(model, message) {
   model.message = { kind: "notice", text: message.text };
+}
+
+export function receiveExplorer(model, message) {
+  model.explorer = message;
+}
+
+// The explorer's question for the position shown, if it has not been
+// asked yet (null when there is nothing to ask).
+export function explorerQuestion(model) {
+  const tfen = model.shown?.tfen;
+  if (!model.explorerOpen || !tfen || tfen === model.explorerAsked) return null;
+  return tfen;
+}
+
+export function askedExplorer(model, tfen) {
+  model.explorerAsked = tfen;
+}
+
+export function setExplorerOpen(model, open) {
+  model.explorerOpen = open;
+  prefs.set("explorer", open ? "1" : "0");
+  // Closed, it stops following; opened again, it asks afresh.
+  if (!open) model.explorerAsked = null;
 }
 
 export function drawn(model, state) {

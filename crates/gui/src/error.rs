@@ -49,6 +49,9 @@ pub enum GuiError {
     Malformed(String),
     #[error("too many games are open ({0}); close a page or restart the server")]
     TooManyGames(usize),
+    /// The games database cannot be opened or read (its own message).
+    #[error("the games database: {0}")]
+    Database(String),
 }
 
 /// Why a move of an engine line cannot be shown.
@@ -83,6 +86,7 @@ impl GuiError {
             GuiError::BadLine { .. } => "bad_line",
             GuiError::Malformed(_) => "malformed",
             GuiError::TooManyGames(_) => "too_many_games",
+            GuiError::Database(_) => "database",
         }
     }
 
@@ -113,6 +117,7 @@ impl GuiError {
             "no_such_ply" => "err_no_such_ply",
             "bad_line" => "err_bad_line",
             "too_many_games" => "err_too_many_games",
+            "database" => "err_database",
             _ => "err_malformed",
         };
         let text = Text::new(key);
@@ -146,7 +151,9 @@ impl GuiError {
                     .with("hole", *token)
                     .with("detail", reason)
             }
-            GuiError::Malformed(detail) => text.with("detail", excerpt(detail)),
+            GuiError::Malformed(detail) | GuiError::Database(detail) => {
+                text.with("detail", excerpt(detail))
+            }
             GuiError::TooManyGames(limit) => text.with("limit", *limit),
             GuiError::NotYourTurn
             | GuiError::Viewing

@@ -14,6 +14,8 @@
 //! - [`scheduler`]: which engine job a game wants, and its bookkeeping;
 //! - [`session`]: a game with its engine and its pages;
 //! - [`registry`]: the games by id; [`socket`]: one page's WebSocket;
+//! - [`library`]: the games database, opened on first use;
+//!   [`explorer`]: the moves played in a position, from it;
 //! - [`examples`]: the rules page's diagrams, played by the rules;
 //! - [`assets`]: the page's files; [`guard`]: the Host and Origin checks;
 //!   [`server`]: the routes.
@@ -22,8 +24,10 @@ pub mod assets;
 pub mod convert;
 pub mod error;
 pub mod examples;
+pub mod explorer;
 pub mod game;
 pub mod guard;
+pub mod library;
 pub mod limits;
 pub mod registry;
 pub mod scheduler;
@@ -42,6 +46,7 @@ use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_protocol::EngineSpec;
 
 use crate::guard::Guard;
+use crate::library::Library;
 use crate::registry::Registry;
 use crate::socket::App;
 
@@ -67,6 +72,10 @@ pub struct Args {
     /// Games kept at once, each with at most one engine process.
     #[arg(long, default_value_t = limits::DEFAULT_MAX_GAMES, value_parser = clap::value_parser!(u16).range(limits::MAX_GAMES_RANGE))]
     pub max_games: u16,
+    /// The games database of the explorer and the study features
+    /// (default: the user's, made on first use; `TUZDYK_DB` overrides).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<std::path::PathBuf>,
 }
 
 /// Why `tuzdyk gui` could not serve.
@@ -143,6 +152,7 @@ async fn serve(args: Args, spec: EngineSpec) -> Result<(), RunError> {
     }
     let app = Arc::new(App {
         registry: Registry::new(spec, args.max_games as usize),
+        library: Library::new(args.db.clone()),
         connections: AtomicUsize::new(0),
     });
     let guard = Guard::new(&args.host, address.port());

@@ -15,14 +15,18 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::GuiError;
+use crate::explorer;
+use crate::library::Library;
 use crate::limits::{MAX_CONNECTIONS, MAX_MESSAGE_BYTES};
 use crate::registry::{Registry, is_game_id};
 use crate::session::Session;
-use crate::wire::{Command, Notice, ServerMessage, Text};
+use crate::wire::{Notice, Request, ServerMessage, StudyRequest, Text};
 
-/// What the WebSocket handler shares: the games, and the pages connected.
+/// What the WebSocket handler shares: the games, the games database, and
+/// the pages connected.
 pub struct App {
     pub registry: Registry,
+    pub library: Library,
     /// Pages connected now.
     pub connections: AtomicUsize,
 }
@@ -77,7 +81,7 @@ async fn serve(mut socket: WebSocket, app: &App, asked: Option<&str>) {
     while open {
         open = tokio::select! {
             message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => answer(&mut socket, &session, &text).await,
+                Some(Ok(Message::Text(text))) => answer(&mut socket, app, &session, &text).await,
                 Some(Ok(Message::Binary(_))) => {
                     let error = GuiError::Malformed("binary message".to_string());
                     let message = ServerMessage::Error(error.message());
@@ -98,11 +102,14 @@ async fn serve(mut socket: WebSocket, app: &App, asked: Option<&str>) {
     session.unwatch();
 }
 
-/// Carries out one command; an error goes back to this page only.
-async fn answer(socket: &mut WebSocket, session: &Session, text: &str) -> bool {
-    let result = serde_json::from_str::<Command>(text)
-        .map_err(|e| GuiError::Malformed(e.to_string()))
-        .and_then(|command| session.command(command));
+/// Carries out one command or study request; an error goes back to this
+/// page only.
+async fn answer(socket: &mut WebSocket, app: &App, session: &Session, text: &str) -> bool {
+    let result = match Request::parse(text).map_err(|e| GuiError::Malformed(e.to_string())) {
+        Ok(Request::Game(command)) => session.command(command),
+        Ok(Request::Study(request)) => study(app, request).await.map(Some),
+        Err(error) => Err(error),
+    };
     let reply = match result {
         Ok(None) => return true,
         Ok(Some(reply)) => reply,
@@ -112,4 +119,13 @@ async fn answer(socket: &mut WebSocket, session: &Session, text: &str) -> bool {
         }
     };
     socket.send(Message::text(reply.to_json())).await.is_ok()
+}
+
+/// Answers a request to the games database.
+async fn study(app: &App, request: StudyRequest) -> Result<ServerMessage, GuiError> {
+    match request {
+        StudyRequest::Explore { tfen } => explorer::explore(&app.library, tfen)
+            .await
+            .map(ServerMessage::Explorer),
+    }
 }

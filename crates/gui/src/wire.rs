@@ -3,7 +3,9 @@
 //! [`State`] of the game after every change (to every page of the game),
 //! the analysis [`Lines`] as they deepen, an [`ErrorMessage`] answering one
 //! page's refused command, a [`Notice`], and a [`LineView`] answering
-//! `line`.
+//! `line`. A page's requests to the games database are [`StudyRequest`]s,
+//! told apart by their `study` field (a game command has `cmd`), and
+//! answered to that page only: the [`ExplorerView`] of a position.
 //!
 //! Holes are indices 0..17 in sowing order (White 1..9, then Black 1..9);
 //! a sowing step is a hole index, or 18 + side for a kazan (a stone that
@@ -208,6 +210,37 @@ pub enum Command {
     },
 }
 
+/// What a page asks of the games database; the game is untouched.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "study", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StudyRequest {
+    /// The moves played in this position (TFEN) in the database's games.
+    Explore { tfen: String },
+}
+
+/// A page's message: a command to its game, or a request to the database.
+#[derive(Clone, Debug)]
+pub enum Request {
+    Game(Command),
+    Study(StudyRequest),
+}
+
+impl Request {
+    /// Reads a page's message: a `study` request when it has that field,
+    /// else a game command.
+    ///
+    /// # Errors
+    /// serde's error naming what does not fit.
+    pub fn parse(text: &str) -> Result<Request, serde_json::Error> {
+        let value: serde_json::Value = serde_json::from_str(text)?;
+        if value.get("study").is_some() {
+            serde_json::from_value(value).map(Request::Study)
+        } else {
+            serde_json::from_value(value).map(Request::Game)
+        }
+    }
+}
+
 // ---- what the server sends ---------------------------------------------------
 
 /// Everything the server sends, tagged by `type`.
@@ -219,6 +252,7 @@ pub enum ServerMessage {
     Error(ErrorMessage),
     Notice(Notice),
     Line(LineView),
+    Explorer(ExplorerView),
 }
 
 impl ServerMessage {
@@ -496,4 +530,30 @@ pub struct LineStep {
 pub struct LineView {
     pub ply: usize,
     pub steps: Vec<LineStep>,
+}
+
+/// One move of the explorer: what became of the games that played it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExplorerMove {
+    /// The mover's hole number, 1..9.
+    pub hole: u32,
+    pub games: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    /// The average rating of the games that have one.
+    pub avg_rating: Option<u32>,
+}
+
+/// The moves played in a position in the database's games, most played
+/// first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExplorerView {
+    /// The position, as the page asked (it matches answers to positions).
+    pub tfen: String,
+    pub moves: Vec<ExplorerMove>,
+    /// Games through the position (the sum over its moves).
+    pub games: u64,
+    /// Plies of each game the index holds: a later position has no entry.
+    pub indexed_plies: usize,
 }

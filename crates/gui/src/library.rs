@@ -1,0 +1,69 @@
+//! The games database as the page's study features reach it (the opening
+//! explorer; puzzles, studies and the mistakes to learn from build on the
+//! same handle): one connection, opened on first use (so a server whose
+//! pages never study never creates a database), used on tokio's blocking
+//! threads so that SQLite never holds up a WebSocket. A database that
+//! cannot be opened leaves the rest of the GUI working: each study command
+//! gets that error, and the next one tries again.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use tuzdyk_db::Database;
+
+use crate::error::GuiError;
+
+/// Where the database is, and the connection once opened.
+pub struct Library {
+    path: Option<PathBuf>,
+    db: Arc<Mutex<Option<Database>>>,
+}
+
+impl Library {
+    /// The database at `path`, or the user's default one (`None`),
+    /// opened when first used.
+    pub fn new(path: Option<PathBuf>) -> Library {
+        Library {
+            path,
+            db: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// Runs `work` on the database, on a blocking thread.
+    ///
+    /// # Errors
+    /// [`GuiError::Database`] when it cannot be opened or `work` fails.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, GuiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Database) -> Result<T, GuiError> + Send + 'static,
+    {
+        let db = Arc::clone(&self.db);
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut guard = db.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if guard.is_none() {
+                *guard = Some(open(path)?);
+            }
+            match guard.as_mut() {
+                Some(db) => work(db),
+                None => Err(GuiError::Database("not open".to_string())),
+            }
+        })
+        .await
+        .map_err(|e| GuiError::Database(e.to_string()))?
+    }
+}
+
+/// Opens the database at `path`, or the user's default one (made on first
+/// use with the games and puzzles the program ships).
+fn open(path: Option<PathBuf>) -> Result<Database, GuiError> {
+    let opened = match path {
+        Some(path) => Database::open(&path).map_err(|e| e.to_string()),
+        None => match tuzdyk_db::default_path() {
+            Some(path) => Database::open(&path).map_err(|e| e.to_string()),
+            None => Err("this system has no data directory: start with --db PATH".to_string()),
+        },
+    };
+    opened.map_err(GuiError::Database)
+}
