@@ -132,7 +132,9 @@ impl Database {
                 known: schema::MIGRATIONS.len(),
             },
         })?;
-        Ok(Database { conn })
+        let mut db = Database { conn };
+        db.index_pending().map_err(not_db)?;
+        Ok(db)
     }
 
     /// The schema version (`PRAGMA user_version`).
