@@ -94,6 +94,21 @@ impl Database {
         Database::setup(conn, path)
     }
 
+    /// Opens an existing database for reading only, as it is (no
+    /// migration, no indexing): for watching a database another process
+    /// writes.
+    ///
+    /// # Errors
+    /// [`OpenError::Open`].
+    pub fn open_read_only(path: &Path) -> Result<Database, OpenError> {
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let conn = Connection::open_with_flags(path, flags).map_err(|error| OpenError::Open {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        Ok(Database { conn })
+    }
+
     /// A database in memory (tests, examples).
     ///
     /// # Errors
