@@ -1,7 +1,7 @@
 //! The command line: `tuzdyk` alone speaks the protocol on stdin/stdout;
 //! subcommands run the tools and the GUI (protocol clients all), and
 //! `bench`, `perft`, `replay` ([`crate::commands`]), `tune`, `datagen` and
-//! `train` run in process. Each command returns its typed error, printed
+//! `train` run in process, as do `db` and `explore` (the games database). Each command returns its typed error, printed
 //! here once ([`finish`]).
 
 use std::error::Error;
@@ -13,7 +13,8 @@ use clap::{Parser, Subcommand};
 
 use tuzdyk_engine::bench;
 use tuzdyk_notation::console::OutputError;
-use tuzdyk_tools::{analyse, matches, play, rating};
+use tuzdyk_tools::db::DbError;
+use tuzdyk_tools::{analyse, explore, matches, play, rating};
 use tuzdyk_train::{datagen, network};
 
 use crate::commands::{self, BenchError, PerftError, ReplayError};
@@ -73,6 +74,10 @@ pub enum Command {
     Datagen(tuzdyk_train::datagen::Args),
     /// Train the network evaluation from datagen files.
     Train(tuzdyk_train::network::command::Args),
+    /// The games database: import, list and export games, measure it.
+    Db(tuzdyk_tools::db::Args),
+    /// The opening explorer: the moves played in a position, with results.
+    Explore(tuzdyk_tools::explore::Args),
     /// Replay game records and check every move and annotation.
     Replay {
         /// Files in PlayOK notation; `-` reads standard input.
@@ -134,6 +139,8 @@ pub fn run() -> ExitCode {
         Command::Analyse(args) => finish(analyse::run(args), analyse::AnalyseError::status),
         Command::Play(args) => finish(play::run(args), play::PlayError::status),
         Command::Rating(args) => finish(rating::run(args), rating::RatingError::status),
+        Command::Db(args) => finish(tuzdyk_tools::db::run(args), DbError::status),
+        Command::Explore(args) => finish(explore::run(args), explore::ExploreCmdError::status),
         Command::Gui(args) => finish(tuzdyk_gui::run(args), tuzdyk_gui::RunError::status),
         Command::Tune(args) => finish(tuzdyk_train::run(args), tuzdyk_train::TuneError::status),
         Command::Datagen(args) => finish(datagen::run(args), datagen::DatagenError::status),

@@ -16,8 +16,12 @@ use std::collections::HashMap;
 use rusqlite::{Transaction, params};
 use tuzdyk_rules::{Game, GameResult, Move, Position, Side};
 
+use tuzdyk_notation::record::parse_result;
+use tuzdyk_notation::tfen;
+
 use crate::Database;
-use crate::import::winner;
+use crate::codec::unpack_moves;
+use crate::import::{game_rating, winner};
 
 /// Plies of each game the explorer indexes (the positions before moves
 /// 1..=INDEXED_PLIES).
@@ -86,8 +90,27 @@ pub(crate) fn deltas(
     rows
 }
 
-/// Adds a batch's deltas to the index, in key order.
-pub(crate) fn add(tx: &Transaction<'_>, deltas: HashMap<(i64, u8), Delta>) -> rusqlite::Result<()> {
+/// Explorer rows of games stored but not yet indexed, summed per row.
+#[derive(Default)]
+pub(crate) struct Pending {
+    pub(crate) games: usize,
+    rows: HashMap<(i64, u8), Delta>,
+}
+
+impl Pending {
+    /// Adds one game's rows.
+    pub(crate) fn add(&mut self, rows: Vec<((i64, u8), Delta)>) {
+        self.games += 1;
+        for (at, delta) in rows {
+            self.rows.entry(at).or_default().add(&delta);
+        }
+    }
+}
+
+/// Adds the rows to the index, in key order (neighbouring rows share
+/// pages), and marks every game not yet indexed as indexed: the caller
+/// holds exactly their rows.
+fn add(tx: &Transaction<'_>, deltas: HashMap<(i64, u8), Delta>) -> rusqlite::Result<()> {
     let mut rows: Vec<_> = deltas.into_iter().collect();
     rows.sort_unstable_by_key(|&(at, _)| at);
     let mut upsert = tx.prepare_cached(
@@ -113,10 +136,55 @@ pub(crate) fn add(tx: &Transaction<'_>, deltas: HashMap<(i64, u8), Delta>) -> ru
             d.rated
         ])?;
     }
+    tx.execute("UPDATE games SET indexed = 1 WHERE indexed = 0", [])?;
     Ok(())
 }
 
 impl Database {
+    /// Adds `pending` to the index in one transaction.
+    pub(crate) fn flush(&mut self, pending: &mut Pending) -> rusqlite::Result<()> {
+        if pending.games == 0 {
+            return Ok(());
+        }
+        let tx = self.conn.transaction()?;
+        add(&tx, std::mem::take(&mut pending.rows))?;
+        tx.commit()?;
+        pending.games = 0;
+        Ok(())
+    }
+
+    /// Indexes the games stored but not indexed (an import stopped between
+    /// its flushes). A game whose row this program cannot read is marked
+    /// indexed without rows, and left to `games` to report.
+    pub(crate) fn index_pending(&mut self) -> rusqlite::Result<()> {
+        let mut pending = Pending::default();
+        {
+            let mut query = self.conn.prepare(
+                "SELECT fen, plies, moves, result, white_elo, black_elo FROM games WHERE indexed = 0",
+            )?;
+            let mut rows = query.query([])?;
+            while let Some(r) = rows.next()? {
+                let fen: Option<String> = r.get(0)?;
+                let plies: usize = r.get(1)?;
+                let blob: Vec<u8> = r.get(2)?;
+                let result: String = r.get(3)?;
+                let start = match fen {
+                    Some(text) => tfen::parse(&text).ok(),
+                    None => Some(Position::startpos()),
+                };
+                let game = start
+                    .zip(unpack_moves(&blob, plies))
+                    .and_then(|(start, moves)| Game::replay(start, moves).ok());
+                let rating = game_rating(r.get(4)?, r.get(5)?);
+                match (game, parse_result(&result)) {
+                    (Some(game), Some(result)) => pending.add(deltas(&game, result, rating)),
+                    _ => pending.games += 1,
+                }
+            }
+        }
+        self.flush(&mut pending)
+    }
+
     /// The moves played in `position`, most played first (then by number).
     /// Empty for a position no indexed game reached (or reached only past
     /// [`INDEXED_PLIES`]).

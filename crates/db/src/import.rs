@@ -1,10 +1,19 @@
 //! Import: PlayOK records read with the notation crate (every move and
 //! annotation checked), stored in batches of [`BATCH`] games, one
-//! transaction each, with the explorer index of each batch. A game already
-//! there (same start, moves, result and tags: its content hash) is skipped
-//! and counted; a bad record is handed to the caller with its file and line
-//! and the rest imported. An import that stops halfway keeps every batch it
-//! committed, and running it again adds only what is missing.
+//! transaction each. A game already there (same start, moves, result and
+//! tags: its content hash) is skipped and counted; a bad record is handed
+//! to the caller with its file and line and the rest imported. An import
+//! that stops halfway keeps every batch it committed, and running it again
+//! adds only what is missing.
+//!
+//! The explorer index is added to every [`INDEX_BATCH`] games, in a
+//! transaction of its own that also marks those games `indexed`: the index
+//! rows of a batch fall all over the index (position keys are random), so
+//! each flush rewrites most of its pages, and flushing once per 1,000 games
+//! made import four times slower at 100,000 games (measured with `tuzdyk
+//! db bench`, docs/database.md). Games committed but not yet indexed (an
+//! import killed between flushes) are indexed when the database is next
+//! opened, so every game is counted in the explorer exactly once.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -22,6 +31,9 @@ use crate::explorer::{self, Delta};
 /// Games per transaction: a commit costs a sync, so fewer is slower; an
 /// interrupted import loses at most this many games' work.
 pub const BATCH: usize = 1000;
+
+/// Games whose explorer rows are added in one transaction.
+pub const INDEX_BATCH: usize = 20_000;
 
 /// The tags stored in columns of their own; the others go, in their
 /// order, to the `tags` column.
@@ -139,6 +151,7 @@ impl Database {
         let mut summary = ImportSummary::default();
         let mut players = HashMap::new();
         let mut batch = Vec::with_capacity(BATCH);
+        let mut pending = explorer::Pending::default();
         for game in record::parse_games_at(text) {
             match game.record {
                 Ok(record) => batch.push(row(&record)),
@@ -152,27 +165,34 @@ impl Database {
                 }
             }
             if batch.len() == BATCH {
-                summary += self.store(&mut batch, &mut players).map_err(store)?;
+                summary += self
+                    .store(&mut batch, &mut players, &mut pending)
+                    .map_err(store)?;
+            }
+            if pending.games >= INDEX_BATCH {
+                self.flush(&mut pending).map_err(store)?;
             }
         }
-        summary += self.store(&mut batch, &mut players).map_err(store)?;
+        summary += self
+            .store(&mut batch, &mut players, &mut pending)
+            .map_err(store)?;
+        self.flush(&mut pending).map_err(store)?;
         Ok(summary)
     }
 
-    /// Stores a batch in one transaction: the new games, then the explorer
-    /// rows of those games, in key order (appends to the index's pages
-    /// rather than jumps between them).
+    /// Stores a batch in one transaction; the explorer rows of the games
+    /// that were new go to `pending`.
     fn store(
         &mut self,
         batch: &mut Vec<Row>,
         players: &mut HashMap<String, i64>,
+        pending: &mut explorer::Pending,
     ) -> rusqlite::Result<ImportSummary> {
         let mut summary = ImportSummary::default();
         if batch.is_empty() {
             return Ok(summary);
         }
         let tx = self.conn.transaction()?;
-        let mut deltas: HashMap<(i64, u8), Delta> = HashMap::new();
         {
             let mut insert = tx.prepare_cached(
                 "INSERT OR IGNORE INTO games (hash, white, black, white_elo, black_elo, result,
@@ -203,12 +223,9 @@ impl Database {
                     continue;
                 }
                 summary.imported += 1;
-                for (at, delta) in row.deltas {
-                    deltas.entry(at).or_default().add(&delta);
-                }
+                pending.add(row.deltas);
             }
         }
-        explorer::add(&tx, deltas)?;
         tx.commit()?;
         Ok(summary)
     }
@@ -306,7 +323,7 @@ fn row(record: &GameRecord) -> Row {
 
 /// A game's rating for the explorer: its players' average, or the one
 /// rating known.
-fn game_rating(white: Option<u32>, black: Option<u32>) -> Option<u32> {
+pub(crate) fn game_rating(white: Option<u32>, black: Option<u32>) -> Option<u32> {
     match (white, black) {
         (Some(w), Some(b)) => Some((w + b) / 2),
         (one, other) => one.or(other),

@@ -94,6 +94,21 @@ impl Database {
         Database::setup(conn, path)
     }
 
+    /// Opens an existing database for reading only, as it is (no
+    /// migration, no indexing): for watching a database another process
+    /// writes.
+    ///
+    /// # Errors
+    /// [`OpenError::Open`].
+    pub fn open_read_only(path: &Path) -> Result<Database, OpenError> {
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let conn = Connection::open_with_flags(path, flags).map_err(|error| OpenError::Open {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        Ok(Database { conn })
+    }
+
     /// A database in memory (tests, examples).
     ///
     /// # Errors
@@ -132,7 +147,9 @@ impl Database {
                 known: schema::MIGRATIONS.len(),
             },
         })?;
-        Ok(Database { conn })
+        let mut db = Database { conn };
+        db.index_pending().map_err(not_db)?;
+        Ok(db)
     }
 
     /// The schema version (`PRAGMA user_version`).

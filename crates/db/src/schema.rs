@@ -28,8 +28,10 @@ CREATE TABLE games (
     plies     INTEGER NOT NULL,
     moves     BLOB NOT NULL,
     tags      TEXT,
-    comment   TEXT
+    comment   TEXT,
+    indexed   INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX games_unindexed ON games(id) WHERE indexed = 0;
 CREATE INDEX games_white ON games(white);
 CREATE INDEX games_black ON games(black);
 CREATE TABLE explorer (

@@ -11,7 +11,9 @@
 //! away (`| head`) from a failure.
 
 pub mod analyse;
+pub mod db;
 mod elo;
+pub mod explore;
 pub mod matches;
 pub mod play;
 pub mod rating;
