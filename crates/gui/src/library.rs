@@ -56,14 +56,22 @@ impl Library {
 }
 
 /// Opens the database at `path`, or the user's default one (made on first
-/// use with the games and puzzles the program ships).
+/// use with the games the program carries, said in the log).
 fn open(path: Option<PathBuf>) -> Result<Database, GuiError> {
-    let opened = match path {
-        Some(path) => Database::open(&path).map_err(|e| e.to_string()),
-        None => match tuzdyk_db::default_path() {
-            Some(path) => Database::open(&path).map_err(|e| e.to_string()),
-            None => Err("this system has no data directory: start with --db PATH".to_string()),
-        },
-    };
-    opened.map_err(GuiError::Database)
+    let error = |e: &dyn std::fmt::Display| GuiError::Database(e.to_string());
+    match path {
+        Some(path) => Database::open(&path).map_err(|e| error(&e)),
+        None => {
+            let (db, path, seeded) = tuzdyk_db::open_default().map_err(|e| error(&e))?;
+            if let Some(summary) = seeded {
+                // A note nobody can read is no reason to fail.
+                let _ = tuzdyk_notation::console::err(format_args!(
+                    "made the games database {} with {} PlayOK games",
+                    path.display(),
+                    summary.imported
+                ));
+            }
+            Ok(db)
+        }
+    }
 }

@@ -10,15 +10,10 @@ mod bench;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use tuzdyk_db::{Database, GameFilter, GameRow, GamesError, ImportError, ImportSource, OpenError};
+use tuzdyk_db::{
+    Database, DefaultError, GameFilter, GameRow, GamesError, ImportError, ImportSource, OpenError,
+};
 use tuzdyk_notation::console::{self, OutputError};
-
-/// The 1,229 PlayOK games of `tests/data/` (the one copy), which a new
-/// default database starts with.
-const PLAYOK_GAMES: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/playok-games.pgn"
-));
 
 /// `--db PATH`: which database.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -86,16 +81,12 @@ pub struct Filter {
 /// Why a `db` command failed.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    #[error(
-        "the system has no data folder for the default database: give --db PATH or set TUZDYK_DB"
-    )]
-    NoDataFolder,
     #[error("no database at '{}'", .0.display())]
     Missing(PathBuf),
     #[error("{0}")]
     Open(#[from] OpenError),
-    #[error("cannot fill the new database with the PlayOK games: {0}")]
-    Seed(ImportError),
+    #[error("{0}")]
+    Default(#[from] DefaultError),
     #[error("{0}")]
     Import(#[from] ImportError),
     #[error("{0} record(s) were not imported")]
@@ -131,15 +122,8 @@ pub fn open(path: Option<&Path>, create: bool) -> Result<Database, DbError> {
         }
         return Ok(Database::open(path)?);
     }
-    let path = tuzdyk_db::default_path().ok_or(DbError::NoDataFolder)?;
-    let new = !path.exists();
-    let mut db = Database::open(&path)?;
-    if new {
-        let source = ImportSource::Text {
-            name: "playok-games.pgn",
-            text: PLAYOK_GAMES,
-        };
-        let summary = db.import(source, |_| {}).map_err(DbError::Seed)?;
+    let (db, path, seeded) = tuzdyk_db::open_default()?;
+    if let Some(summary) = seeded {
         console::err(format!(
             "made the games database {} with {} PlayOK games",
             path.display(),
