@@ -371,3 +371,53 @@ fn explore_names_what_is_wrong_with_its_input() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `explore --depth N` scores each move as the engine scores it alone
+/// (`go depth N searchmoves <move>` from the same position).
+#[test]
+fn explore_scores_each_move_as_the_engine_does() {
+    let dir = temp_dir("explore-depth");
+    let db = dir.join("g.sqlite");
+    let games = dir.join("two.pgn");
+    // Two openings from the start: hole 9 and hole 6.
+    let record = |hole: u32| {
+        let mut game = tuzdyk_rules::Game::new(Position::startpos());
+        game.play(Move::from_number(hole).unwrap()).unwrap();
+        GameRecord::new(game, None).to_string()
+    };
+    std::fs::write(&games, [record(9), record(6)].join("\n")).unwrap();
+    assert!(import(&db, &[&games]).status.success());
+    let out = run_tuzdyk(&[
+        "explore",
+        "--db",
+        db.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for line in &lines {
+        let hole = line["move"].as_str().unwrap();
+        let protocol = common::run_tuzdyk_with_input::<&str>(
+            &[],
+            format!("position startpos\ngo depth 4 searchmoves {hole}\n"),
+        );
+        let answer = text(&protocol.stdout);
+        let last_score = answer
+            .lines()
+            .filter_map(|l| l.split_once(" score cp ").map(|(_, rest)| rest))
+            .filter_map(|rest| rest.split_whitespace().next()?.parse::<i64>().ok())
+            .last()
+            .expect("a score from the engine");
+        assert_eq!(
+            line["score_cp"].as_i64(),
+            Some(last_score),
+            "{line} vs {answer}"
+        );
+    }
+}
