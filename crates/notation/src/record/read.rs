@@ -10,10 +10,42 @@ use crate::{excerpt, tfen};
 /// Reads every game of a file. Each game is read on its own: one bad game
 /// gives one error and the others are still read.
 pub fn parse_games(text: &str) -> Vec<Result<GameRecord, RecordError>> {
-    split_games(text)
+    parse_games_at(text)
+        .into_iter()
+        .map(|game| game.record)
+        .collect()
+}
+
+/// One game of a file as [`parse_games_at`] reads it: the line it starts
+/// on, and the game or why it was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadGame {
+    /// The 1-based line of the game's first token (its first tag, or its
+    /// first move when it has no tags).
+    pub line: usize,
+    pub record: Result<GameRecord, RecordError>,
+}
+
+/// Reads every game of a file, as [`parse_games`], with the line each
+/// game starts on, so that a problem can be reported as `file:line`.
+pub fn parse_games_at(text: &str) -> Vec<ReadGame> {
+    let games = split_games(text);
+    let mut line = 1;
+    let mut counted = 0;
+    games
         .into_iter()
         .enumerate()
-        .map(|(i, chunk)| parse_game(&chunk, i + 1))
+        .map(|(i, (offset, chunk))| {
+            line += text.as_bytes()[counted..offset]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            counted = offset;
+            ReadGame {
+                line,
+                record: parse_game(&chunk, i + 1),
+            }
+        })
         .collect()
 }
 
@@ -24,7 +56,7 @@ pub fn parse_games(text: &str) -> Vec<Result<GameRecord, RecordError>> {
 pub fn parse_game_text(text: &str) -> Result<GameRecord, RecordError> {
     let mut games = split_games(text);
     match games.len() {
-        1 => parse_game(&games.remove(0), 1),
+        1 => parse_game(&games.remove(0).1, 1),
         n => Err(RecordError {
             game: 1,
             players: None,
@@ -41,16 +73,23 @@ enum Token {
     Word(String),
 }
 
+/// A game's tokens, and the byte offset of its first one.
+type Chunk = (usize, Vec<Result<Token, RecordProblem>>);
+
 /// The text's tokens, grouped game by game: a game is its tags, then its
-/// movetext up to a result (or to the next tags, or the end).
-fn split_games(text: &str) -> Vec<Vec<Result<Token, RecordProblem>>> {
-    let mut games = Vec::new();
-    let mut current: Vec<Result<Token, RecordProblem>> = Vec::new();
+/// movetext up to a result (or to the next tags, or the end), with the
+/// offset where it starts.
+fn split_games(text: &str) -> Vec<Chunk> {
+    let mut games: Vec<Chunk> = Vec::new();
+    let mut current: Chunk = (0, Vec::new());
     let mut in_movetext = false;
-    for token in tokenize(text) {
+    for (offset, token) in tokenize(text) {
+        if current.1.is_empty() {
+            current.0 = offset;
+        }
         let is_tag = matches!(token, Ok(Token::Tag(..)));
         if is_tag && in_movetext {
-            games.push(std::mem::take(&mut current));
+            games.push(std::mem::replace(&mut current, (offset, Vec::new())));
             in_movetext = false;
         }
         let is_result = matches!(&token, Ok(Token::Word(w)) if parse_result(w).is_some());
@@ -58,7 +97,7 @@ fn split_games(text: &str) -> Vec<Vec<Result<Token, RecordProblem>>> {
         if !is_tag && !is_comment {
             in_movetext = true;
         }
-        current.push(token);
+        current.1.push(token);
         if is_result {
             // A comment right after the result belongs to this game.
             in_movetext = true;
@@ -66,19 +105,20 @@ fn split_games(text: &str) -> Vec<Vec<Result<Token, RecordProblem>>> {
         }
     }
     // A comment after a result is attached to the previous game.
-    let mut merged: Vec<Vec<Result<Token, RecordProblem>>> = Vec::new();
+    let mut merged: Vec<Chunk> = Vec::new();
     for game in games.into_iter().chain(std::iter::once(current)) {
-        let only_comments = game.iter().all(|t| matches!(t, Ok(Token::Comment(_))));
+        let only_comments = game.1.iter().all(|t| matches!(t, Ok(Token::Comment(_))));
         match merged.last_mut() {
-            Some(last) if only_comments => last.extend(game),
-            _ if game.is_empty() => {}
+            Some(last) if only_comments => last.1.extend(game.1),
+            _ if game.1.is_empty() => {}
             _ => merged.push(game),
         }
     }
     merged
 }
 
-fn tokenize(text: &str) -> Vec<Result<Token, RecordProblem>> {
+/// The tokens, each with the byte offset where it starts.
+fn tokenize(text: &str) -> Vec<(usize, Result<Token, RecordProblem>)> {
     let mut tokens = Vec::new();
     let mut chars = text.char_indices().peekable();
     while let Some(&(start, c)) = chars.peek() {
@@ -88,16 +128,19 @@ fn tokenize(text: &str) -> Vec<Result<Token, RecordProblem>> {
             let end = find_tag_end(&text[start..]).map(|e| start + e);
             match end {
                 Some(end) => {
-                    tokens.push(parse_tag(&text[start..=end]));
+                    tokens.push((start, parse_tag(&text[start..=end])));
                     while chars.peek().is_some_and(|&(i, _)| i <= end) {
                         chars.next();
                     }
                 }
                 None => {
                     let line_end = text[start..].find('\n').map_or(text.len(), |e| start + e);
-                    tokens.push(Err(RecordProblem::UnterminatedTag(
-                        text[start..line_end].trim().to_string(),
-                    )));
+                    tokens.push((
+                        start,
+                        Err(RecordProblem::UnterminatedTag(
+                            text[start..line_end].trim().to_string(),
+                        )),
+                    ));
                     while chars.peek().is_some_and(|&(i, _)| i < line_end) {
                         chars.next();
                     }
@@ -106,13 +149,16 @@ fn tokenize(text: &str) -> Vec<Result<Token, RecordProblem>> {
         } else if c == '{' {
             match text[start..].find('}') {
                 Some(e) => {
-                    tokens.push(Ok(Token::Comment(text[start + 1..start + e].to_string())));
+                    tokens.push((
+                        start,
+                        Ok(Token::Comment(text[start + 1..start + e].to_string())),
+                    ));
                     while chars.peek().is_some_and(|&(i, _)| i <= start + e) {
                         chars.next();
                     }
                 }
                 None => {
-                    tokens.push(Err(RecordProblem::UnterminatedComment));
+                    tokens.push((start, Err(RecordProblem::UnterminatedComment)));
                     break;
                 }
             }
@@ -125,7 +171,7 @@ fn tokenize(text: &str) -> Vec<Result<Token, RecordProblem>> {
                 }
                 chars.next();
             }
-            tokens.push(Ok(Token::Word(text[start..end].to_string())));
+            tokens.push((start, Ok(Token::Word(text[start..end].to_string()))));
         }
     }
     tokens
@@ -446,5 +492,24 @@ impl Reader<'_> {
             result: self.result,
             comment: self.comment,
         })
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+
+    #[test]
+    fn each_game_knows_the_line_it_starts_on() {
+        let text = "\n[White \"a\"]\n[Black \"b\"]\n\n1. 65(10) 98 *\n\n\
+                    [White \"c\"]\n\n1. 65(10) 99 *\n1. 65(10) 98 *\n";
+        let games = parse_games_at(text);
+        let lines: Vec<usize> = games.iter().map(|g| g.line).collect();
+        assert_eq!(lines, [2, 7, 10]);
+        assert!(games[0].record.is_ok());
+        assert!(games[1].record.is_err(), "99 is not where 9 lands");
+        assert!(games[2].record.is_ok());
+        let plain: Vec<_> = parse_games(text).into_iter().map(|g| g.is_ok()).collect();
+        assert_eq!(plain, [true, false, true]);
     }
 }

@@ -1,0 +1,168 @@
+//! The games database: a SQLite file holding imported game records, the
+//! opening explorer built from them, and the study tables (puzzles and the
+//! solver's rating, studies, the mistakes to learn from). `docs/database.md`
+//! gives the schema.
+//!
+//! - [`Database`]: opening (creating and migrating, [`schema`]), and the
+//!   operations of the modules below, each with its own error;
+//! - [`import`]: PlayOK records in, checked, deduplicated, in batches;
+//! - [`games`]: the games as rows, and back to records;
+//! - [`explorer`]: the moves played in a position, with their results;
+//! - [`study`]: puzzles, the solver, attempts, studies, mistakes;
+//! - [`default_path`]: where the user's database lives.
+//!
+//! ```
+//! use tuzdyk_db::{Database, ImportSource};
+//! use tuzdyk_rules::Position;
+//!
+//! let mut db = Database::open_in_memory().unwrap();
+//! let text = "[White \"a\"]\n[Black \"b\"]\n\n1. 65(10) 98 *\n";
+//! let summary = db.import(ImportSource::Text { name: "t", text }, |_| {}).unwrap();
+//! assert_eq!(summary.imported, 1);
+//! let moves = db.explore(&Position::startpos()).unwrap();
+//! assert_eq!((moves[0].mv.number(), moves[0].games), (6, 1));
+//! ```
+
+mod codec;
+pub mod explorer;
+pub mod games;
+pub mod import;
+pub mod schema;
+pub mod study;
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+
+pub use explorer::{ExploreError, MoveStats};
+pub use games::{GameFilter, GameRow, GamesError};
+pub use import::{BadRecord, ImportError, ImportSource, ImportSummary};
+pub use study::{Mistake, Puzzle, PuzzleAttempt, SolverRating, Study, StudyError};
+
+/// An open games database.
+pub struct Database {
+    conn: Connection,
+}
+
+/// Why a database could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("cannot create the folder '{}': {error}", path.display())]
+    Folder {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+    #[error("cannot open '{}': {error}", path.display())]
+    Open {
+        path: PathBuf,
+        #[source]
+        error: rusqlite::Error,
+    },
+    #[error("'{}' is not a games database: {error}", path.display())]
+    NotADatabase {
+        path: PathBuf,
+        #[source]
+        error: rusqlite::Error,
+    },
+    #[error("'{}' is version {found} of the games database, newer than this program's {known}", path.display())]
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        known: usize,
+    },
+}
+
+impl Database {
+    /// Opens the database at `path`, creating it (and its folder) when it
+    /// does not exist, and brings its schema to the latest version.
+    ///
+    /// # Errors
+    /// [`OpenError`] naming the file: not creatable, not SQLite, or a
+    /// version this program does not know.
+    pub fn open(path: &Path) -> Result<Database, OpenError> {
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder).map_err(|error| OpenError::Folder {
+                path: folder.to_path_buf(),
+                error,
+            })?;
+        }
+        let conn = Connection::open(path).map_err(|error| OpenError::Open {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        Database::setup(conn, path)
+    }
+
+    /// A database in memory (tests, examples).
+    ///
+    /// # Errors
+    /// [`OpenError`] if SQLite cannot start.
+    pub fn open_in_memory() -> Result<Database, OpenError> {
+        let path = Path::new(":memory:");
+        let conn = Connection::open_in_memory().map_err(|error| OpenError::Open {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        Database::setup(conn, path)
+    }
+
+    fn setup(mut conn: Connection, path: &Path) -> Result<Database, OpenError> {
+        let not_db = |error| OpenError::NotADatabase {
+            path: path.to_path_buf(),
+            error,
+        };
+        // WAL: readers (the explorer) never wait for an import, and a
+        // commit is one append; NORMAL sync is safe with WAL (a power cut
+        // may lose the last commits, never corrupt the file).
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(not_db)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(not_db)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(not_db)?;
+        // 64 MB of page cache: the explorer index's upper levels stay in memory.
+        conn.pragma_update(None, "cache_size", -65536)
+            .map_err(not_db)?;
+        schema::migrate(&mut conn).map_err(|e| match e {
+            schema::MigrateError::Sql(error) => not_db(error),
+            schema::MigrateError::TooNew(found) => OpenError::TooNew {
+                path: path.to_path_buf(),
+                found,
+                known: schema::MIGRATIONS.len(),
+            },
+        })?;
+        Ok(Database { conn })
+    }
+
+    /// The schema version (`PRAGMA user_version`).
+    ///
+    /// # Errors
+    /// A SQLite error.
+    pub fn version(&self) -> rusqlite::Result<i64> {
+        self.conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+    }
+
+    /// The SQLite connection, for what the typed API does not cover.
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+/// The environment variable that overrides [`default_path`] (tests,
+/// scripts).
+pub const DB_ENV: &str = "TUZDYK_DB";
+
+/// The user's database: `$TUZDYK_DB` when set, else
+/// `<data dir>/tuzdyk/games.sqlite` (`~/.local/share` on Linux, or
+/// `$XDG_DATA_HOME`). `None` when the system has no data directory.
+pub fn default_path() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(DB_ENV).filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(path));
+    }
+    dirs::data_dir().map(|dir| dir.join("tuzdyk").join("games.sqlite"))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,128 @@
+//! The schema and its migrations. `PRAGMA user_version` is the number of
+//! steps of [`MIGRATIONS`] applied; opening a database applies the missing
+//! ones in order, each in one transaction (a step that fails leaves the
+//! database at the version before it). A step once released never changes:
+//! a change to the schema is a new step. `docs/database.md` describes the
+//! tables.
+
+use rusqlite::Connection;
+
+/// Version 1: the games, their players and the opening explorer.
+pub const V1_GAMES: &str = "
+CREATE TABLE players (
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE games (
+    id        INTEGER PRIMARY KEY,
+    hash      INTEGER NOT NULL UNIQUE,
+    white     INTEGER REFERENCES players(id),
+    black     INTEGER REFERENCES players(id),
+    white_elo INTEGER,
+    black_elo INTEGER,
+    result    TEXT NOT NULL,
+    event     TEXT,
+    site      TEXT,
+    date      TEXT,
+    fen       TEXT,
+    plies     INTEGER NOT NULL,
+    moves     BLOB NOT NULL,
+    tags      TEXT,
+    comment   TEXT
+);
+CREATE INDEX games_white ON games(white);
+CREATE INDEX games_black ON games(black);
+CREATE TABLE explorer (
+    key        INTEGER NOT NULL,
+    move       INTEGER NOT NULL,
+    games      INTEGER NOT NULL,
+    white_wins INTEGER NOT NULL,
+    draws      INTEGER NOT NULL,
+    black_wins INTEGER NOT NULL,
+    rating_sum INTEGER NOT NULL,
+    rated      INTEGER NOT NULL,
+    PRIMARY KEY (key, move)
+) WITHOUT ROWID;
+";
+
+/// Version 2: the study tables.
+pub const V2_STUDY: &str = "
+CREATE TABLE puzzles (
+    id         INTEGER PRIMARY KEY,
+    fen        TEXT NOT NULL,
+    solution   TEXT NOT NULL,
+    themes     TEXT NOT NULL DEFAULT '',
+    rating     REAL NOT NULL DEFAULT 1500,
+    deviation  REAL NOT NULL DEFAULT 350,
+    volatility REAL NOT NULL DEFAULT 0.06,
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    game_id    INTEGER REFERENCES games(id) ON DELETE SET NULL,
+    ply        INTEGER
+);
+CREATE TABLE solver (
+    id         INTEGER PRIMARY KEY CHECK (id = 1),
+    rating     REAL NOT NULL,
+    deviation  REAL NOT NULL,
+    volatility REAL NOT NULL
+);
+INSERT INTO solver (id, rating, deviation, volatility) VALUES (1, 1500, 350, 0.06);
+CREATE TABLE puzzle_attempts (
+    id        INTEGER PRIMARY KEY,
+    puzzle_id INTEGER NOT NULL REFERENCES puzzles(id) ON DELETE CASCADE,
+    solved    INTEGER NOT NULL,
+    moves     TEXT NOT NULL,
+    at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX puzzle_attempts_puzzle ON puzzle_attempts(puzzle_id);
+CREATE TABLE studies (
+    id      INTEGER PRIMARY KEY,
+    name    TEXT NOT NULL,
+    fen     TEXT NOT NULL,
+    moves   TEXT NOT NULL,
+    comment TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE TABLE mistakes (
+    id       INTEGER PRIMARY KEY,
+    fen      TEXT NOT NULL,
+    played   INTEGER NOT NULL,
+    best     INTEGER NOT NULL,
+    accepted TEXT NOT NULL,
+    game_id  INTEGER REFERENCES games(id) ON DELETE SET NULL,
+    ply      INTEGER NOT NULL,
+    solved   INTEGER NOT NULL DEFAULT 0
+);
+";
+
+/// Every step, in order: the database's version is how many are applied.
+pub const MIGRATIONS: &[&str] = &[V1_GAMES, V2_STUDY];
+
+/// Why the schema could not be brought up to date.
+#[derive(Debug)]
+pub enum MigrateError {
+    Sql(rusqlite::Error),
+    /// The file is of a later version than [`MIGRATIONS`] knows.
+    TooNew(i64),
+}
+
+/// Applies the steps the database lacks, each in its own transaction.
+///
+/// # Errors
+/// [`MigrateError`]: a SQLite error (not a database, a step that fails),
+/// or a version newer than this program's.
+pub fn migrate(conn: &mut Connection) -> Result<(), MigrateError> {
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .map_err(MigrateError::Sql)?;
+    if version > MIGRATIONS.len() as i64 {
+        return Err(MigrateError::TooNew(version));
+    }
+    for (done, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+        let tx = conn.transaction().map_err(MigrateError::Sql)?;
+        tx.execute_batch(step).map_err(MigrateError::Sql)?;
+        tx.pragma_update(None, "user_version", done as i64 + 1)
+            .map_err(MigrateError::Sql)?;
+        tx.commit().map_err(MigrateError::Sql)?;
+    }
+    Ok(())
+}
