@@ -9,6 +9,9 @@
 //! - [`games`]: the games as rows, and back to records;
 //! - [`explorer`]: the moves played in a position, with their results;
 //! - [`study`]: puzzles, the solver, attempts, studies, mistakes;
+//! - [`mining`]: which games the puzzle miner did, puzzles as JSON lines;
+//! - [`seed`]: what a new default database starts with
+//!   ([`Database::open_default`]);
 //! - [`default_path`]: where the user's database lives.
 //!
 //! ```
@@ -27,7 +30,9 @@ mod codec;
 pub mod explorer;
 pub mod games;
 pub mod import;
+pub mod mining;
 pub mod schema;
+pub mod seed;
 pub mod study;
 
 use std::path::{Path, PathBuf};
@@ -37,6 +42,8 @@ use rusqlite::Connection;
 pub use explorer::{ExploreError, MoveStats};
 pub use games::{GameFilter, GameRow, GamesError};
 pub use import::{BadRecord, ImportError, ImportSource, ImportSummary};
+pub use mining::{BadLine, LineError, PuzzleImport, PuzzleLine, Shard, ShardError, SourceGame};
+pub use seed::{DefaultDatabase, DefaultError, Seeded};
 pub use study::{Mistake, Puzzle, PuzzleAttempt, SolverRating, Study, StudyError};
 
 /// An open games database.

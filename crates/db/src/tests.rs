@@ -36,7 +36,7 @@ fn a_v1_database_is_migrated_with_its_games_kept() {
     }
     let db = Database::open(&path).unwrap();
     assert_eq!(db.version().unwrap(), MIGRATIONS.len() as i64);
-    assert_eq!(db.version().unwrap(), 2);
+    assert_eq!(db.version().unwrap(), 3);
     let record = db.record(1).unwrap().expect("the v1 game is there");
     assert_eq!(record.game.moves(), [mv(6), mv(9)]);
     assert_eq!(

@@ -14,6 +14,7 @@ pub mod analyse;
 mod elo;
 pub mod matches;
 pub mod play;
+pub mod puzzles;
 pub mod rating;
 
 pub use tuzdyk_analysis::SearchLimits;
