@@ -247,7 +247,7 @@ fn mine_games(
         totals.games += 1;
         totals.found += found.len();
         totals.new += new;
-        if totals.games as u64 % every == 0 || totals.games == todo.len() {
+        if (totals.games as u64).is_multiple_of(every) || totals.games == todo.len() {
             console::err(format!(
                 "shard {shard}: {}/{} games, {} puzzles new",
                 totals.games,
