@@ -17,11 +17,12 @@
 //! threshold ([`DEFAULT_THRESHOLDS`]), so missing the move would be marked
 //! a blunder. The mistake threshold (3 stones) was tried first: on the
 //! repository's PlayOK games it made 15 puzzles a game (most plies of a
-//! capture race have a 3-stone gap); at 6 stones it is about 5. A candidate
-//! found at the mining
-//! depth is searched again [`CONFIRM_PLIES`] deeper and kept only when the
-//! deeper search passes the test with the same best move: a gap that a
-//! deeper look closes was a horizon effect, not a tactic.
+//! capture race have a 3-stone gap); at 6 stones it is about 5.
+//!
+//! A candidate found at the mining depth is searched again
+//! [`CONFIRM_PLIES`] deeper and kept only when the deeper search passes the
+//! test with the same best move: a gap that a deeper look closes was a
+//! horizon effect, not a tactic.
 //!
 //! # The solution
 //!

@@ -42,7 +42,7 @@ use rusqlite::Connection;
 pub use explorer::{ExploreError, MoveStats};
 pub use games::{GameFilter, GameRow, GamesError};
 pub use import::{BadRecord, ImportError, ImportSource, ImportSummary};
-pub use mining::{BadLine, LineError, PuzzleImport, PuzzleLine, Shard, ShardError, SourceGame};
+pub use mining::{BadLine, LineError, PuzzleLine, Shard, ShardError, SourceGame};
 pub use seed::{DefaultDatabase, DefaultError, Seeded};
 pub use study::{Mistake, Puzzle, PuzzleAttempt, SolverRating, Study, StudyError};
 

@@ -7,7 +7,6 @@
 //! and line, duplicates skipped.
 
 use std::fmt;
-use std::path::PathBuf;
 use std::str::FromStr;
 
 use rusqlite::{OptionalExtension, params};
@@ -16,7 +15,7 @@ use tuzdyk_notation::{excerpt, tfen};
 use tuzdyk_rules::{IllegalMove, Move, Position};
 
 use crate::study::{Puzzle, StudyError};
-use crate::{Database, ImportError, ImportSource};
+use crate::{Database, ImportError, ImportSource, ImportSummary};
 
 /// One of `count` equal parts of the games: those whose id satisfies
 /// `(id − 1) % count == index − 1`, so that shards can run anywhere.
@@ -165,32 +164,6 @@ pub struct BadLine {
     pub error: LineError,
 }
 
-/// What a puzzle import did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PuzzleImport {
-    pub imported: usize,
-    pub duplicates: usize,
-    pub bad: usize,
-}
-
-impl std::ops::AddAssign for PuzzleImport {
-    fn add_assign(&mut self, other: PuzzleImport) {
-        self.imported += other.imported;
-        self.duplicates += other.duplicates;
-        self.bad += other.bad;
-    }
-}
-
-impl fmt::Display for PuzzleImport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "imported {} duplicates {} bad {}",
-            self.imported, self.duplicates, self.bad
-        )
-    }
-}
-
 impl Database {
     /// Stores a new puzzle; `None` when a puzzle of the same position is
     /// already there.
@@ -307,23 +280,13 @@ impl Database {
         &mut self,
         source: ImportSource<'_>,
         mut on_bad: impl FnMut(&BadLine),
-    ) -> Result<PuzzleImport, ImportError> {
-        let owned;
-        let (name, text) = match source {
-            ImportSource::File(path) => {
-                owned = std::fs::read_to_string(path).map_err(|error| ImportError::Read {
-                    path: PathBuf::from(path),
-                    error,
-                })?;
-                (path.display().to_string(), owned.as_str())
-            }
-            ImportSource::Text { name, text } => (name.to_string(), text),
-        };
+    ) -> Result<ImportSummary, ImportError> {
+        let (name, text) = source.read()?;
         let store = |error| ImportError::Store {
             file: name.clone(),
             error,
         };
-        let mut summary = PuzzleImport::default();
+        let mut summary = ImportSummary::default();
         let tx = self.conn.unchecked_transaction().map_err(store)?;
         for (k, text) in text.lines().enumerate() {
             if text.trim().is_empty() {

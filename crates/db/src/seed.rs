@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 
-use crate::mining::PuzzleImport;
 use crate::{Database, ImportError, ImportSource, ImportSummary, OpenError};
 
 /// The 1,229 PlayOK games of `tests/data/` (the one copy).
@@ -21,7 +20,7 @@ pub const PUZZLES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/dat
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Seeded {
     pub games: ImportSummary,
-    pub puzzles: PuzzleImport,
+    pub puzzles: ImportSummary,
 }
 
 /// The default database, open.

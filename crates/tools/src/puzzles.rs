@@ -11,7 +11,7 @@ use tuzdyk_analysis::puzzles::{self, DEFAULT_DEPTH, MineDepth};
 use tuzdyk_analysis::{AnalysisError, SearchLimits, Searcher};
 use tuzdyk_db::study::{Puzzle, StudyError};
 use tuzdyk_db::{
-    Database, DefaultError, GamesError, ImportError, ImportSource, OpenError, PuzzleImport,
+    Database, DefaultError, GamesError, ImportError, ImportSource, ImportSummary, OpenError,
     PuzzleLine, Shard, ShardError,
 };
 use tuzdyk_notation::console::{self, OutputError};
@@ -94,6 +94,9 @@ pub enum PuzzlesError {
     Import(#[from] ImportError),
     #[error("{0}")]
     Engine(#[from] ClientError),
+    /// The engine could not be started or set up.
+    #[error("{0}")]
+    Start(AnalysisError),
     #[error("game {game}: {error}")]
     Analysis { game: i64, error: AnalysisError },
     #[error("{0} line(s) were not imported")]
@@ -300,7 +303,7 @@ fn export(path: Option<&Path>, json: bool) -> Result<(), PuzzlesError> {
 
 fn import(files: &[PathBuf], path: Option<&Path>) -> Result<(), PuzzlesError> {
     let mut db = open(path, true)?;
-    let mut summary = PuzzleImport::default();
+    let mut summary = ImportSummary::default();
     for file in files {
         let mut written = Ok(());
         summary += db.import_puzzles(ImportSource::File(file), |bad| {
