@@ -82,11 +82,11 @@ fn mining_a_blunder_finds_the_move_a_deeper_search_confirms() {
     let found = lines(&stdout(&tuzdyk_ok(&[
         "puzzles", "export", "--db", db, "--json",
     ])));
-    // Black's capture of 12 stones after White's blunder (ply 3, 0-based).
+    // Black's capture of 12 stones after White's blunder (the 4th ply).
     let capture = found
         .iter()
-        .find(|p| p.game.as_ref().is_some_and(|g| g.ply == 3))
-        .unwrap_or_else(|| panic!("no puzzle at ply 3: {found:?}"));
+        .find(|p| p.game.as_ref().is_some_and(|g| g.ply == 4))
+        .unwrap_or_else(|| panic!("no puzzle at ply 4: {found:?}"));
     assert_eq!(capture.solution[0], 1, "{capture:?}");
     assert!(
         capture.themes.contains(&"even_capture".to_string()),

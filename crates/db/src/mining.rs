@@ -83,7 +83,8 @@ pub struct PuzzleLine {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceGame {
     pub id: i64,
-    /// 0-based: the puzzle is the position before this move of the game.
+    /// 1-based, as `analyse --mistakes` counts: the puzzle is the position
+    /// before this move of the game (the database keeps it 0-based).
     pub ply: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub white: Option<String>,
@@ -240,7 +241,7 @@ impl Database {
                 game: match (game, ply) {
                     (Some(id), Some(ply)) => Some(SourceGame {
                         id,
-                        ply,
+                        ply: ply + 1,
                         white: r.get(7)?,
                         black: r.get(8)?,
                     }),
@@ -306,7 +307,9 @@ impl Database {
                 }
             };
             let source = match &line.game {
-                Some(g) if self.same_game(g).map_err(store)? => Some((g.id, g.ply)),
+                Some(g) if g.ply > 0 && self.same_game(g).map_err(store)? => {
+                    Some((g.id, g.ply - 1))
+                }
                 _ => None,
             };
             let puzzle = Puzzle {

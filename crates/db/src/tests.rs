@@ -311,7 +311,7 @@ fn puzzle_lines_go_out_and_come_back_with_bad_lines_reported_by_line() {
         json,
         format!(
             "{{\"id\":1,\"fen\":\"{}\",\"solution\":[6,9,1],\"themes\":[\"even_capture\"],\
-             \"rating\":1150.0,\"game\":{{\"id\":1,\"ply\":0,\"white\":\"a\",\"black\":\"b\"}}}}",
+             \"rating\":1150.0,\"game\":{{\"id\":1,\"ply\":1,\"white\":\"a\",\"black\":\"b\"}}}}",
             tuzdyk_notation::tfen::write(&Position::startpos())
         )
     );

@@ -269,7 +269,7 @@ fn text_line(p: &PuzzleLine) -> String {
         Some(g) => format!(
             "  game {} ply {} {} - {}",
             g.id,
-            g.ply + 1,
+            g.ply,
             g.white.as_deref().unwrap_or("?"),
             g.black.as_deref().unwrap_or("?")
         ),
