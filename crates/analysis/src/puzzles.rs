@@ -78,7 +78,10 @@ pub const DECIDED: i32 = 1500;
 pub const HOLDS: i32 = DEFAULT_THRESHOLDS[0] as i32;
 
 /// The mining depth by default: the 1,229 PlayOK games of the repository
-/// are mined at it in about 20 minutes of one core.
+/// (about 120,000 positions) are mined at it in 7 minutes of one core, the
+/// engine's searches included, within the 20 minutes the shipped set was
+/// allowed; of 50 of its puzzles searched again at depth 14, all keep their
+/// move and 49 a gap of 3 stones or more.
 pub const DEFAULT_DEPTH: u32 = 8;
 
 /// How much deeper a candidate is searched again.
