@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
 use tuzdyk_engine::bench;
 use tuzdyk_notation::console::OutputError;
 use tuzdyk_tools::db::DbError;
-use tuzdyk_tools::{analyse, explore, matches, play, rating};
+use tuzdyk_tools::{analyse, explore, matches, play, puzzles, rating};
 use tuzdyk_train::{datagen, network};
 
 use crate::commands::{self, BenchError, PerftError, ReplayError};
@@ -66,6 +66,8 @@ pub enum Command {
     Play(tuzdyk_tools::play::Args),
     /// Place each level on the PlayOK rating scale by its average loss.
     Rating(tuzdyk_tools::rating::Args),
+    /// Puzzles mined from the database's games: mine, export, import.
+    Puzzles(tuzdyk_tools::puzzles::Args),
     /// Play, analyse and review in the browser: a local web server.
     Gui(tuzdyk_gui::Args),
     /// Tune the evaluation: self-play games, then logistic regression.
@@ -141,6 +143,7 @@ pub fn run() -> ExitCode {
         Command::Rating(args) => finish(rating::run(args), rating::RatingError::status),
         Command::Db(args) => finish(tuzdyk_tools::db::run(args), DbError::status),
         Command::Explore(args) => finish(explore::run(args), explore::ExploreCmdError::status),
+        Command::Puzzles(args) => finish(puzzles::run(args), puzzles::PuzzlesError::status),
         Command::Gui(args) => finish(tuzdyk_gui::run(args), tuzdyk_gui::RunError::status),
         Command::Tune(args) => finish(tuzdyk_train::run(args), tuzdyk_train::TuneError::status),
         Command::Datagen(args) => finish(datagen::run(args), datagen::DatagenError::status),

@@ -4,7 +4,7 @@
 //! games reviewed move by move ([`review_game`]: losses, marks, accuracy),
 //! and exercises made from a player's marked moves ([`exercises`], answers
 //! judged by [`judge`]), and the Glicko-2 ratings of puzzles and their
-//! solver ([`glicko`]). It never links the search, and prints nothing.
+//! solver ([`glicko`]), and puzzles mined from games ([`puzzles`]). It never links the search, and prints nothing.
 //!
 //! Every failure is one [`AnalysisError`].
 
@@ -12,6 +12,7 @@ mod error;
 mod exercise;
 pub mod glicko;
 mod limits;
+pub mod puzzles;
 pub mod review;
 mod searcher;
 

@@ -47,6 +47,12 @@ impl Searcher {
         self.limits
     }
 
+    /// Changes the limits of the searches that follow (the puzzle miner
+    /// searches one position to several depths).
+    pub fn set_limits(&mut self, limits: SearchLimits) {
+        self.limits = limits;
+    }
+
     /// A fresh state (`ucinewgame`): with one thread and a depth or node
     /// limit, what follows does not depend on what came before.
     ///

@@ -50,6 +50,25 @@ pub enum ImportSource<'a> {
     Text { name: &'a str, text: &'a str },
 }
 
+impl ImportSource<'_> {
+    /// The source's name for reports, and its text.
+    ///
+    /// # Errors
+    /// [`ImportError::Read`] when the file cannot be read.
+    pub(crate) fn read(&self) -> Result<(String, std::borrow::Cow<'_, str>), ImportError> {
+        match *self {
+            ImportSource::File(path) => {
+                let text = std::fs::read_to_string(path).map_err(|error| ImportError::Read {
+                    path: path.to_path_buf(),
+                    error,
+                })?;
+                Ok((path.display().to_string(), text.into()))
+            }
+            ImportSource::Text { name, text } => Ok((name.to_string(), text.into())),
+        }
+    }
+}
+
 /// What an import did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ImportSummary {
@@ -133,17 +152,8 @@ impl Database {
         source: ImportSource<'_>,
         mut on_bad: impl FnMut(&BadRecord),
     ) -> Result<ImportSummary, ImportError> {
-        let owned;
-        let (name, text) = match source {
-            ImportSource::File(path) => {
-                owned = std::fs::read_to_string(path).map_err(|error| ImportError::Read {
-                    path: path.to_path_buf(),
-                    error,
-                })?;
-                (path.display().to_string(), owned.as_str())
-            }
-            ImportSource::Text { name, text } => (name.to_string(), text),
-        };
+        let (name, text) = source.read()?;
+        let text = text.as_ref();
         let store = |error| ImportError::Store {
             file: name.clone(),
             error,

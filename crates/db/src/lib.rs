@@ -9,8 +9,10 @@
 //! - [`games`]: the games as rows, and back to records;
 //! - [`explorer`]: the moves played in a position, with their results;
 //! - [`study`]: puzzles, the solver, attempts, studies, mistakes;
-//! - [`default_path`]: where the user's database lives; [`open_default`]:
-//!   it, made with the PlayOK games on first use.
+//! - [`mining`]: which games the puzzle miner did, puzzles as JSON lines;
+//! - [`seed`]: what a new default database starts with
+//!   ([`Database::open_default`]);
+//! - [`default_path`]: where the user's database lives.
 //!
 //! ```
 //! use tuzdyk_db::{Database, ImportSource};
@@ -28,7 +30,9 @@ mod codec;
 pub mod explorer;
 pub mod games;
 pub mod import;
+pub mod mining;
 pub mod schema;
+pub mod seed;
 pub mod study;
 
 use std::path::{Path, PathBuf};
@@ -38,6 +42,8 @@ use rusqlite::Connection;
 pub use explorer::{ExploreError, MoveStats};
 pub use games::{GameFilter, GameRow, GamesError};
 pub use import::{BadRecord, ImportError, ImportSource, ImportSummary};
+pub use mining::{BadLine, LineError, PuzzleLine, Shard, ShardError, SourceGame};
+pub use seed::{DefaultDatabase, DefaultError, Seeded};
 pub use study::{Mistake, Puzzle, PuzzleAttempt, SolverRating, Study, StudyError};
 
 /// An open games database.
@@ -166,50 +172,6 @@ impl Database {
     pub fn connection(&self) -> &Connection {
         &self.conn
     }
-}
-
-/// The 1,229 PlayOK games of `tests/data/` (the one copy in the repo),
-/// which a new default database starts with.
-const PLAYOK_GAMES: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/playok-games.pgn"
-));
-
-/// Why the user's database could not be had.
-#[derive(Debug, thiserror::Error)]
-pub enum DefaultError {
-    #[error(
-        "the system has no data folder for the default database: give --db PATH or set TUZDYK_DB"
-    )]
-    NoDataFolder,
-    #[error("{0}")]
-    Open(#[from] OpenError),
-    #[error("cannot fill the new database with the PlayOK games: {0}")]
-    Seed(#[from] ImportError),
-}
-
-/// The user's database, as a new user finds it: opened at
-/// [`default_path`], and when it did not exist, made with the PlayOK games
-/// the program carries. Gives the path and, for a new one, what was
-/// imported (the caller says so: the tools on stderr, the GUI in its log).
-///
-/// # Errors
-/// [`DefaultError`]: no data folder, the file cannot be opened, the games
-/// cannot be imported.
-pub fn open_default() -> Result<(Database, PathBuf, Option<ImportSummary>), DefaultError> {
-    let path = default_path().ok_or(DefaultError::NoDataFolder)?;
-    let new = !path.exists();
-    let mut db = Database::open(&path)?;
-    let seeded = if new {
-        let source = ImportSource::Text {
-            name: "playok-games.pgn",
-            text: PLAYOK_GAMES,
-        };
-        Some(db.import(source, |_| {})?)
-    } else {
-        None
-    };
-    Ok((db, path, seeded))
 }
 
 /// The environment variable that overrides [`default_path`] (tests,

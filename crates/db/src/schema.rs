@@ -96,8 +96,24 @@ CREATE TABLE mistakes (
 );
 ";
 
+/// Version 3: puzzles mined from the games. A position is one puzzle (a
+/// UNIQUE index on its TFEN: an import or a rerun of the miner skips the
+/// ones it has; duplicates already there are dropped first, the oldest
+/// kept), and `mined_games` says which games the miner has done and at
+/// which depth, so that a rerun resumes.
+pub const V3_MINING: &str = "
+DELETE FROM puzzles WHERE id NOT IN (SELECT min(id) FROM puzzles GROUP BY fen);
+CREATE UNIQUE INDEX puzzles_fen ON puzzles(fen);
+CREATE TABLE mined_games (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    depth   INTEGER NOT NULL,
+    puzzles INTEGER NOT NULL,
+    at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+";
+
 /// Every step, in order: the database's version is how many are applied.
-pub const MIGRATIONS: &[&str] = &[V1_GAMES, V2_STUDY];
+pub const MIGRATIONS: &[&str] = &[V1_GAMES, V2_STUDY, V3_MINING];
 
 /// Why the schema could not be brought up to date.
 #[derive(Debug)]

@@ -168,11 +168,20 @@ impl Database {
     /// Adds a puzzle; returns its id.
     ///
     /// # Errors
-    /// [`StudyError::Sql`].
+    /// [`StudyError::Sql`] (a puzzle of the same position is there: the
+    /// positions are unique, [`Database::add_puzzle`] skips them).
     pub fn insert_puzzle(&self, p: &Puzzle) -> Result<i64, StudyError> {
-        self.conn.execute(
-            "INSERT INTO puzzles (fen, solution, themes, rating, deviation, volatility, attempts, game_id, ply)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        Ok(self.put_puzzle(p, "INSERT")?.unwrap_or(0))
+    }
+
+    /// Adds a puzzle with `insert` (`INSERT` or `INSERT OR IGNORE`); its id,
+    /// `None` when it was ignored.
+    pub(crate) fn put_puzzle(&self, p: &Puzzle, insert: &str) -> rusqlite::Result<Option<i64>> {
+        let added = self.conn.execute(
+            &format!(
+                "{insert} INTO puzzles (fen, solution, themes, rating, deviation, volatility, attempts, game_id, ply)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+            ),
             params![
                 tfen::write(&p.position),
                 moves_text(&p.solution),
@@ -185,7 +194,7 @@ impl Database {
                 p.source.map(|s| s.1),
             ],
         )?;
-        Ok(self.conn.last_insert_rowid())
+        Ok((added > 0).then(|| self.conn.last_insert_rowid()))
     }
 
     /// Puzzle `id`.

@@ -36,7 +36,7 @@ fn a_v1_database_is_migrated_with_its_games_kept() {
     }
     let db = Database::open(&path).unwrap();
     assert_eq!(db.version().unwrap(), MIGRATIONS.len() as i64);
-    assert_eq!(db.version().unwrap(), 2);
+    assert_eq!(db.version().unwrap(), 3);
     let record = db.record(1).unwrap().expect("the v1 game is there");
     assert_eq!(record.game.moves(), [mv(6), mv(9)]);
     assert_eq!(
@@ -204,4 +204,187 @@ fn study_rows_go_in_and_come_back() {
     db.mark_mistake_solved(m.id).unwrap();
     m.solved = 1;
     assert_eq!(db.mistakes().unwrap(), vec![m]);
+}
+
+/// A puzzle from the start with solution `holes`.
+fn start_puzzle(holes: &[u32], source: Option<(i64, u32)>) -> Puzzle {
+    Puzzle {
+        id: 0,
+        position: Position::startpos(),
+        solution: holes.iter().map(|&h| mv(h)).collect(),
+        themes: vec!["even_capture".into()],
+        rating: 1150.0,
+        deviation: 350.0,
+        volatility: 0.06,
+        attempts: 0,
+        source,
+    }
+}
+
+#[test]
+fn migration_3_drops_duplicate_puzzles_then_keeps_positions_unique() {
+    let path = temp_path("v2");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let start = tuzdyk_notation::tfen::write(&Position::startpos());
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(V1_GAMES).unwrap();
+        conn.execute_batch(crate::schema::V2_STUDY).unwrap();
+        conn.pragma_update(None, "user_version", 2).unwrap();
+        for solution in ["6", "7", "6 9 1"] {
+            conn.execute(
+                "INSERT INTO puzzles (fen, solution) VALUES (?1, ?2)",
+                [&start, solution],
+            )
+            .unwrap();
+        }
+    }
+    let db = Database::open(&path).unwrap();
+    assert_eq!(db.version().unwrap(), 3);
+    let kept = db.puzzle_lines().unwrap();
+    assert_eq!(kept.len(), 1, "the oldest of the three is kept");
+    assert_eq!((kept[0].id, kept[0].solution.clone()), (1, vec![6]));
+    assert!(
+        db.insert_puzzle(&start_puzzle(&[7], None)).is_err(),
+        "unique fen"
+    );
+    assert_eq!(db.add_puzzle(&start_puzzle(&[7], None)).unwrap(), None);
+    assert!(db.games_to_mine(Shard::ALL).unwrap().is_empty());
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn shards_split_the_games_by_id_and_mined_games_are_not_mined_again() {
+    for (text, shard) in [("1/4", (1, 4)), ("4/4", (4, 4)), (" 2 / 3 ", (2, 3))] {
+        let parsed: Shard = text.parse().unwrap();
+        assert_eq!((parsed.index, parsed.count), shard);
+    }
+    for bad in ["0/4", "5/4", "x/y", "1", "1/0", "", "-1/4", "1/4/2"] {
+        let error = bad.parse::<Shard>().expect_err(bad);
+        assert!(error.to_string().contains(&format!("'{bad}'")), "{error}");
+    }
+    let mut db = Database::open_in_memory().unwrap();
+    let text: String = (1..=10)
+        .map(|k| format!("[White \"w{k}\"]\n[Black \"b\"]\n\n1. 65(10) 98 *\n\n"))
+        .collect();
+    let summary = db
+        .import(
+            ImportSource::Text {
+                name: "t",
+                text: &text,
+            },
+            |b| panic!("{b}"),
+        )
+        .unwrap();
+    assert_eq!(summary.imported, 10);
+    let shard: Shard = "2/3".parse().unwrap();
+    assert_eq!(db.games_to_mine(shard).unwrap(), [2, 5, 8]);
+    assert!((1..=10).all(|id| shard.contains(id) == [2, 5, 8].contains(&id)));
+    let all: Vec<i64> = (1..=3)
+        .flat_map(|k| db.games_to_mine(Shard { index: k, count: 3 }).unwrap())
+        .collect();
+    assert_eq!(all.len(), 10, "the shards cover every game once");
+    db.mark_mined(5, 8, 2).unwrap();
+    assert_eq!(db.games_to_mine(shard).unwrap(), [2, 8]);
+    assert_eq!(db.mined_count(shard).unwrap(), 1);
+    assert_eq!(db.mined_count(Shard::ALL).unwrap(), 1);
+}
+
+#[test]
+fn puzzle_lines_go_out_and_come_back_with_bad_lines_reported_by_line() {
+    let mut db = Database::open_in_memory().unwrap();
+    db.import(
+        ImportSource::Text {
+            name: "g",
+            text: GAME,
+        },
+        |b| panic!("{b}"),
+    )
+    .unwrap();
+    let id = db
+        .add_puzzle(&start_puzzle(&[6, 9, 1], Some((1, 0))))
+        .unwrap();
+    assert_eq!(id, Some(1));
+    let lines = db.puzzle_lines().unwrap();
+    let json = lines[0].to_json();
+    assert_eq!(
+        json,
+        format!(
+            "{{\"id\":1,\"fen\":\"{}\",\"solution\":[6,9,1],\"themes\":[\"even_capture\"],\
+             \"rating\":1150.0,\"game\":{{\"id\":1,\"ply\":1,\"white\":\"a\",\"black\":\"b\"}}}}",
+            tuzdyk_notation::tfen::write(&Position::startpos())
+        )
+    );
+    // Into a new database: the game is not there, so the source is left out.
+    let mut other = Database::open_in_memory().unwrap();
+    let after_6 = "9S,9S,9S,9S,1,10S,10S,10S,10S/9S,9S,9S,9S,9S,1S,10S,10S,10S 10 0 N 1";
+    let text = format!(
+        "{json}\n\n{json}\nnot json\n{{\"fen\":\"x\",\"solution\":[1],\"rating\":1}}\n\
+         {{\"fen\":\"{after_6}\",\"solution\":[],\"rating\":1}}\n\
+         {{\"fen\":\"{after_6}\",\"solution\":[1,10],\"rating\":1}}\n\
+         {{\"fen\":\"{after_6}\",\"solution\":[6,5],\"rating\":1}}\n\
+         {{\"fen\":\"{after_6}\",\"solution\":[1],\"rating\":900}}\n"
+    );
+    let mut bad = Vec::new();
+    let summary = other
+        .import_puzzles(
+            ImportSource::Text {
+                name: "p.jsonl",
+                text: &text,
+            },
+            |b| bad.push(b.to_string()),
+        )
+        .unwrap();
+    assert_eq!(
+        (summary.imported, summary.duplicates, summary.bad),
+        (2, 1, 5)
+    );
+    assert!(
+        bad[0].starts_with("p.jsonl:4: not a puzzle line"),
+        "{bad:?}"
+    );
+    assert!(bad[1].starts_with("p.jsonl:5: TFEN 'x'"), "{bad:?}");
+    assert_eq!(bad[2], "p.jsonl:6: the solution is empty");
+    assert_eq!(bad[3], "p.jsonl:7: solution move 2 (10) is not a hole 1..9");
+    assert!(
+        bad[4].starts_with("p.jsonl:8: solution move 2 (5): "),
+        "{bad:?}"
+    );
+    let back = other.puzzle_lines().unwrap();
+    assert_eq!(back[0].game, None, "no such game here");
+    assert_eq!(
+        (
+            back[0].fen.as_str(),
+            &back[0].solution,
+            &back[0].themes,
+            back[0].rating
+        ),
+        (
+            lines[0].fen.as_str(),
+            &lines[0].solution,
+            &lines[0].themes,
+            lines[0].rating
+        )
+    );
+    // Into a database with the game: the source is kept.
+    let mut with_game = Database::open_in_memory().unwrap();
+    with_game
+        .import(
+            ImportSource::Text {
+                name: "g",
+                text: GAME,
+            },
+            |b| panic!("{b}"),
+        )
+        .unwrap();
+    with_game
+        .import_puzzles(
+            ImportSource::Text {
+                name: "p",
+                text: &json,
+            },
+            |b| panic!("{b}"),
+        )
+        .unwrap();
+    assert_eq!(with_game.puzzle_lines().unwrap(), lines);
 }

@@ -62,16 +62,17 @@ fn open(path: Option<PathBuf>) -> Result<Database, GuiError> {
     match path {
         Some(path) => Database::open(&path).map_err(|e| error(&e)),
         None => {
-            let (db, path, seeded) = tuzdyk_db::open_default().map_err(|e| error(&e))?;
-            if let Some(summary) = seeded {
+            let default = Database::open_default().map_err(|e| error(&e))?;
+            if let Some(seeded) = default.seeded {
                 // A note nobody can read is no reason to fail.
                 let _ = tuzdyk_notation::console::err(format_args!(
-                    "made the games database {} with {} PlayOK games",
-                    path.display(),
-                    summary.imported
+                    "made the games database {} with {} PlayOK games and {} puzzles",
+                    default.path.display(),
+                    seeded.games.imported,
+                    seeded.puzzles.imported
                 ));
             }
-            Ok(db)
+            Ok(default.db)
         }
     }
 }

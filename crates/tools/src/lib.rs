@@ -16,6 +16,7 @@ mod elo;
 pub mod explore;
 pub mod matches;
 pub mod play;
+pub mod puzzles;
 pub mod rating;
 
 pub use tuzdyk_analysis::SearchLimits;

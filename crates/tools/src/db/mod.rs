@@ -19,8 +19,8 @@ use tuzdyk_notation::console::{self, OutputError};
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct DbPath {
     /// The database file (default: `$TUZDYK_DB`, else
-    /// `<data dir>/tuzdyk/games.sqlite`, made with the PlayOK games on
-    /// first use).
+    /// `<data dir>/tuzdyk/games.sqlite`, made with the PlayOK games and
+    /// their puzzles on first use).
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
 }
@@ -122,15 +122,16 @@ pub fn open(path: Option<&Path>, create: bool) -> Result<Database, DbError> {
         }
         return Ok(Database::open(path)?);
     }
-    let (db, path, seeded) = tuzdyk_db::open_default()?;
-    if let Some(summary) = seeded {
+    let default = Database::open_default()?;
+    if let Some(seeded) = default.seeded {
         console::err(format!(
-            "made the games database {} with {} PlayOK games",
-            path.display(),
-            summary.imported
+            "made the games database {} with {} PlayOK games and {} puzzles",
+            default.path.display(),
+            seeded.games.imported,
+            seeded.puzzles.imported
         ))?;
     }
-    Ok(db)
+    Ok(default.db)
 }
 
 /// Runs `tuzdyk db`.
