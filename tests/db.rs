@@ -410,9 +410,9 @@ fn explore_scores_each_move_as_the_engine_does() {
         let answer = text(&protocol.stdout);
         let last_score = answer
             .lines()
+            .rev()
             .filter_map(|l| l.split_once(" score cp ").map(|(_, rest)| rest))
-            .filter_map(|rest| rest.split_whitespace().next()?.parse::<i64>().ok())
-            .last()
+            .find_map(|rest| rest.split_whitespace().next()?.parse::<i64>().ok())
             .expect("a score from the engine");
         assert_eq!(
             line["score_cp"].as_i64(),
