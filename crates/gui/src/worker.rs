@@ -11,12 +11,14 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use tuzdyk_analysis::{AnalysisError, Rejected, ReviewEngine, ReviewedMove, review_game};
+use tuzdyk_analysis::{
+    AnalysisError, Exercise, Mark, Rejected, ReviewEngine, ReviewedMove, exercises, review_game,
+};
 use tuzdyk_protocol::client::position_line;
 use tuzdyk_protocol::{
     ClientError, EngineProcess, EngineSpec, Go, InfoLine, LineSender, SearchReport,
 };
-use tuzdyk_rules::{Game, Move, Position};
+use tuzdyk_rules::{Game, Move, Position, Side};
 
 use crate::limits::{ATTEMPTS, HANDSHAKE_TIMEOUT, STOP_GRACE};
 
@@ -38,6 +40,18 @@ pub enum Task {
         go: Go,
         /// Inaccuracy, mistake and blunder thresholds.
         thresholds: [i32; 3],
+        timeout: Duration,
+    },
+    /// Make the exercises of `reviewed` for `side` (both when `None`):
+    /// the moves marked `lowest` or worse, every legal move scored.
+    Exercises {
+        /// The learning they are for.
+        learn: u64,
+        reviewed: Vec<ReviewedMove>,
+        side: Option<Side>,
+        thresholds: [i32; 3],
+        lowest: Mark,
+        go: Go,
         timeout: Duration,
     },
 }
@@ -75,6 +89,11 @@ pub enum WorkerEvent {
     ReviewDone {
         job: u64,
         rejected: Option<Rejected>,
+    },
+    Exercises {
+        job: u64,
+        learn: u64,
+        exercises: Vec<Exercise>,
     },
     /// The engine failed and is being started again.
     Fault {
@@ -434,6 +453,40 @@ impl Runner {
                     Err(AnalysisError::Stopped) => return Err(JobStop::Cancelled),
                 };
                 notify(WorkerEvent::ReviewDone { job: id, rejected });
+                Ok(())
+            }
+            Task::Exercises {
+                learn,
+                reviewed,
+                side,
+                thresholds,
+                lowest,
+                go,
+                timeout,
+            } => {
+                let process = self.engine(&job.options)?;
+                let mut run = ReviewRun {
+                    process,
+                    shared: &shared,
+                    job: id,
+                    go,
+                    timeout: *timeout,
+                };
+                let made = match exercises(&mut run, reviewed, *side, *thresholds, *lowest) {
+                    Ok(made) => made,
+                    // A position the engine refused makes no exercise.
+                    Err(AnalysisError::Rejected(rejected)) => {
+                        log::warn!("exercises: {rejected:?}");
+                        Vec::new()
+                    }
+                    Err(AnalysisError::Engine(error)) => return Err(JobStop::Engine(error)),
+                    Err(AnalysisError::Stopped) => return Err(JobStop::Cancelled),
+                };
+                notify(WorkerEvent::Exercises {
+                    job: id,
+                    learn: *learn,
+                    exercises: made,
+                });
                 Ok(())
             }
         }
