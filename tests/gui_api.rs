@@ -871,7 +871,7 @@ fn studies_are_saved_and_opened_again() {
     let db = tuzdyk_db::Database::open(&path).unwrap();
     let stored = db.studies().unwrap();
     assert_eq!(stored.len(), 1);
-    assert_eq!(stored[0].moves, [6, 9, 1].map(|n| hole(n)).to_vec());
+    assert_eq!(stored[0].moves, [6, 9, 1].map(hole).to_vec());
     drop(db);
 
     client.new_game("engine", "black", "casual");

@@ -336,7 +336,7 @@ impl GameState {
             Command::ShowAnswer => self.learn.as_mut().ok_or(GuiError::NotLearning)?.reveal()?,
             Command::NextExercise => {
                 let learn = self.learn.as_mut().ok_or(GuiError::NotLearning)?;
-                if let Some(ply) = learn.next()? {
+                if let Some(ply) = learn.advance()? {
                     self.show(Some(ply))?;
                 }
             }

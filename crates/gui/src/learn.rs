@@ -125,7 +125,7 @@ impl Learn {
     ///
     /// # Errors
     /// [`GuiError::NotLearning`] with no exercise shown.
-    pub fn next(&mut self) -> Result<Option<usize>, GuiError> {
+    pub fn advance(&mut self) -> Result<Option<usize>, GuiError> {
         self.current().ok_or(GuiError::NotLearning)?;
         self.index += 1;
         self.answer = None;
@@ -200,8 +200,8 @@ mod tests {
         assert!(matches!(learn.answer(mv(6)), Err(GuiError::NotLearning)));
         assert_eq!(learn.found, 1);
         assert_eq!(learn.view().exercise.unwrap().pv, vec![6]);
-        assert_eq!(learn.next().unwrap(), None);
+        assert_eq!(learn.advance().unwrap(), None);
         assert!(learn.view().exercise.is_none());
-        assert!(matches!(learn.next(), Err(GuiError::NotLearning)));
+        assert!(matches!(learn.advance(), Err(GuiError::NotLearning)));
     }
 }
