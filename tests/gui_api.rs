@@ -3,7 +3,9 @@
 //! moves and input with the game kept (each error a text the page
 //! translates), engines that crash or hang, the Host and Origin checks,
 //! reconnection, the limit on games, hint, analysis, engine lines and
-//! review, and an unwatched game that stops using the CPU.
+//! review, an unwatched game that stops using the CPU, the explorer, learn
+//! from your mistakes (verdicts against `judge`, the exercises saved to the
+//! games database) and studies.
 
 mod common;
 mod gui_support;
@@ -530,18 +532,7 @@ fn the_explorer_answers_from_the_database() {
         record([1, 1], GameResult::Draw, None),
     ]
     .join("\n");
-    let mut db = tuzdyk_db::Database::open(&path).expect("a database");
-    let summary = db
-        .import(
-            tuzdyk_db::ImportSource::Text {
-                name: "t",
-                text: &text,
-            },
-            |_| {},
-        )
-        .expect("imported");
-    assert_eq!(summary.imported, 3, "{summary:?}");
-    drop(db);
+    assert_eq!(gui_support::import_games(&path, &text), 3);
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let mut client = Client::connect(&server, None);
     let start = tfen::write(&Position::startpos());

@@ -7,7 +7,10 @@
 //! click or a tap on the opponent's row, or a press dragged away, plays
 //! nothing; the review graph is shown and a click on it goes to that move;
 //! every language replaces every visible text; the page is never wider
-//! than the viewport and all holes are one height. Any error in the
+//! than the viewport and all holes are one height; the opening explorer
+//! follows the moves and plays the one clicked; learn from your mistakes
+//! after a review refuses a wrong hole and accepts a good one, and a study
+//! is saved and opened again. Any error in the
 //! browser's console fails the test. Chromium missing is a failure, with
 //! how to install it.
 //!
@@ -1136,17 +1139,7 @@ fn explorer_database(folder: &Path) -> (std::path::PathBuf, u64) {
     add(&[mv(1), mv(1)], true);
     add(&[mv(1), mv(2)], false);
     let text = records.join("\n");
-    let mut db = tuzdyk_db::Database::open(&path).expect("a database");
-    let summary = db
-        .import(
-            tuzdyk_db::ImportSource::Text {
-                name: "t",
-                text: &text,
-            },
-            |_| {},
-        )
-        .expect("imported");
-    assert_eq!(summary.imported, replies.len() + 2, "{summary:?}");
+    assert_eq!(gui_support::import_games(&path, &text), replies.len() + 2);
     (path, replies.len() as u64)
 }
 

@@ -13,9 +13,9 @@
 //! - [`game`]: one game, without I/O; [`snapshot`]: what a page is sent;
 //! - [`worker`]: one engine process per game, restarted when it fails;
 //! - [`scheduler`]: which engine job a game wants, and its bookkeeping;
-//! - [`session`]: a game with its engine and its pages;
-//! - [`library`]: the games database, opened on first use (a session
-//!   saves its exercises to it);
+//! - [`library`]: the games database, opened on first use;
+//! - [`session`]: a game with its engine and its pages (its exercises
+//!   saved to the database);
 //! - [`registry`]: the games by id;
 //! - [`explorer`]: the moves played in a position, from the database;
 //!   [`study`]: studies and stored mistakes, from it;

@@ -430,28 +430,17 @@ impl Runner {
                 thresholds,
                 timeout,
             } => {
-                let process = self.engine(&job.options)?;
-                let mut run = ReviewRun {
-                    process,
-                    shared: &shared,
-                    job: id,
-                    go,
-                    timeout: *timeout,
-                };
-                let result = review_game(&mut run, game, *from, *thresholds, |reviewed| {
-                    *from = reviewed.ply + 1;
-                    notify(WorkerEvent::Reviewed {
-                        job: id,
-                        reviewed: Box::new(reviewed),
-                    });
-                    Ok(())
-                });
-                let rejected = match result {
-                    Ok(()) => None,
-                    Err(AnalysisError::Rejected(rejected)) => Some(rejected),
-                    Err(AnalysisError::Engine(error)) => return Err(JobStop::Engine(error)),
-                    Err(AnalysisError::Stopped) => return Err(JobStop::Cancelled),
-                };
+                let result = self.analyse(id, &job.options, go, *timeout, |run| {
+                    review_game(run, game, *from, *thresholds, |reviewed| {
+                        *from = reviewed.ply + 1;
+                        notify(WorkerEvent::Reviewed {
+                            job: id,
+                            reviewed: Box::new(reviewed),
+                        });
+                        Ok(())
+                    })
+                })?;
+                let rejected = result.err();
                 notify(WorkerEvent::ReviewDone { job: id, rejected });
                 Ok(())
             }
@@ -464,24 +453,14 @@ impl Runner {
                 go,
                 timeout,
             } => {
-                let process = self.engine(&job.options)?;
-                let mut run = ReviewRun {
-                    process,
-                    shared: &shared,
-                    job: id,
-                    go,
-                    timeout: *timeout,
-                };
-                let made = match exercises(&mut run, reviewed, *side, *thresholds, *lowest) {
-                    Ok(made) => made,
-                    // A position the engine refused makes no exercise.
-                    Err(AnalysisError::Rejected(rejected)) => {
-                        log::warn!("exercises: {rejected:?}");
-                        Vec::new()
-                    }
-                    Err(AnalysisError::Engine(error)) => return Err(JobStop::Engine(error)),
-                    Err(AnalysisError::Stopped) => return Err(JobStop::Cancelled),
-                };
+                let result = self.analyse(id, &job.options, go, *timeout, |run| {
+                    exercises(run, reviewed, *side, *thresholds, *lowest)
+                })?;
+                // A position the engine refused makes no exercise.
+                let made = result.unwrap_or_else(|rejected| {
+                    log::warn!("exercises: {rejected:?}");
+                    Vec::new()
+                });
                 notify(WorkerEvent::Exercises {
                     job: id,
                     learn: *learn,
@@ -489,6 +468,36 @@ impl Runner {
                 });
                 Ok(())
             }
+        }
+    }
+}
+
+impl Runner {
+    /// Runs `work` on the engine set up with `options`, each position
+    /// searched with `go` as job `id`: a position the engine rejected is
+    /// the inner error; an engine failure or a stop ends the job.
+    fn analyse<T>(
+        &mut self,
+        id: u64,
+        options: &[(String, String)],
+        go: &Go,
+        timeout: Duration,
+        work: impl FnOnce(&mut ReviewRun<'_>) -> Result<T, AnalysisError>,
+    ) -> Result<Result<T, Rejected>, JobStop> {
+        let shared = Arc::clone(&self.shared);
+        let process = self.engine(options)?;
+        let mut run = ReviewRun {
+            process,
+            shared: &shared,
+            job: id,
+            go,
+            timeout,
+        };
+        match work(&mut run) {
+            Ok(done) => Ok(Ok(done)),
+            Err(AnalysisError::Rejected(rejected)) => Ok(Err(rejected)),
+            Err(AnalysisError::Engine(error)) => Err(JobStop::Engine(error)),
+            Err(AnalysisError::Stopped) => Err(JobStop::Cancelled),
         }
     }
 }
