@@ -3,7 +3,9 @@
 //! moves and input with the game kept (each error a text the page
 //! translates), engines that crash or hang, the Host and Origin checks,
 //! reconnection, the limit on games, hint, analysis, engine lines and
-//! review, and an unwatched game that stops using the CPU.
+//! review, an unwatched game that stops using the CPU, the explorer, learn
+//! from your mistakes (verdicts against `judge`, the exercises saved to the
+//! games database) and studies.
 
 mod common;
 mod gui_support;
@@ -530,18 +532,7 @@ fn the_explorer_answers_from_the_database() {
         record([1, 1], GameResult::Draw, None),
     ]
     .join("\n");
-    let mut db = tuzdyk_db::Database::open(&path).expect("a database");
-    let summary = db
-        .import(
-            tuzdyk_db::ImportSource::Text {
-                name: "t",
-                text: &text,
-            },
-            |_| {},
-        )
-        .expect("imported");
-    assert_eq!(summary.imported, 3, "{summary:?}");
-    drop(db);
+    assert_eq!(gui_support::import_games(&path, &text), 3);
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let mut client = Client::connect(&server, None);
     let start = tfen::write(&Position::startpos());
@@ -586,6 +577,307 @@ fn the_explorer_answers_from_the_database() {
         (state["tfen"].clone(), state["plies"].clone()),
         before,
         "the game is untouched"
+    );
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// A temporary folder with an empty games database, `games.sqlite`.
+fn db_folder(name: &str) -> std::path::PathBuf {
+    let folder = std::env::temp_dir().join(format!("tuzdyk-gui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).expect("a temporary folder");
+    // Made before the server starts, so that the test's reads never race
+    // the server's first opening (which makes the tables).
+    drop(tuzdyk_db::Database::open(&folder.join("games.sqlite")).expect("a database"));
+    folder
+}
+
+/// Reads the database until `wanted` holds of its mistakes (the server
+/// saves them on its engine thread, after the state that shows them).
+fn mistakes_when(
+    path: &std::path::Path,
+    wanted: impl Fn(&[tuzdyk_db::Mistake]) -> bool,
+) -> Vec<tuzdyk_db::Mistake> {
+    let deadline = std::time::Instant::now() + gui_support::TIMEOUT;
+    loop {
+        // The server may be writing: a busy database is read again.
+        let read = tuzdyk_db::Database::open(path)
+            .map_err(|e| e.to_string())
+            .and_then(|db| db.mistakes().map_err(|e| e.to_string()));
+        let mistakes = read.unwrap_or_default();
+        if wanted(&mistakes) {
+            return mistakes;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the database has {mistakes:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// The exercise a stored mistake makes: its accepted moves lose nothing.
+fn stored_exercise(mistake: &tuzdyk_db::Mistake) -> tuzdyk_analysis::Exercise {
+    let position = mistake.position;
+    tuzdyk_analysis::Exercise {
+        ply: 0,
+        mover: position.side_to_move(),
+        position,
+        played: mistake.played,
+        loss: 0,
+        mark: tuzdyk_analysis::Mark::Mistake,
+        best: Some(mistake.best),
+        pv: vec![mistake.best],
+        losses: position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| (mv, mistake.accepted.contains(&mv).then_some(0)))
+            .collect(),
+        tolerance: 100,
+    }
+}
+
+fn hole(number: u64) -> Move {
+    Move::from_number(number as u32).expect("a hole 1..9")
+}
+
+/// Learn from your mistakes over the WebSocket: White's blunder of
+/// tests/data/blunder.pgn (hole 1, about 13 stones) found again after a
+/// wrong answer, the verdicts those of `judge`, the exercise saved to the
+/// database and counted as solved; bad requests refused, the game kept.
+#[test]
+fn learn_from_the_mistakes_of_a_reviewed_record() {
+    let folder = db_folder("learn");
+    let path = folder.join("games.sqlite");
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let mut client = Client::connect(&server, None);
+    let text = std::fs::read_to_string("tests/data/blunder.pgn").expect("the blunder record");
+    client.send(json!({"cmd": "open", "record": text}));
+    client.wait_state("the record", |s| s["plies"] == 4);
+    let error = client.expect_error(json!({"cmd": "learn", "side": "white"}));
+    assert_eq!(error["code"], "review_first", "{error}");
+    let error = client.expect_error(json!({"cmd": "answer", "hole": 2}));
+    assert_eq!(error["code"], "not_learning", "{error}");
+
+    client.send(json!({"cmd": "review"}));
+    let reviewed = client.wait_state("the review", |s| s["review"]["done"] == true);
+    // The review's depth finds a mistake or a blunder, several stones lost.
+    let blunder = &reviewed["review"]["moves"][2];
+    assert_eq!(blunder["token"], "11", "{blunder}");
+    assert!(
+        blunder["mark"] == "mistake" || blunder["mark"] == "blunder",
+        "{blunder}"
+    );
+    assert!(blunder["loss"].as_i64().unwrap() >= 300, "{blunder}");
+
+    client.send(json!({"cmd": "learn", "side": "white"}));
+    let mut state = client.wait_state("the first exercise", |s| {
+        s["learn"]["preparing"] == false && !s["learn"]["exercise"].is_null()
+    });
+    assert_eq!(state["learn"]["side"], "white");
+    let total = state["learn"]["total"].as_u64().unwrap();
+    // White's exercises in the game's order, up to the blunder (the ones
+    // before it given up).
+    let mut index = 0;
+    while state["learn"]["exercise"]["ply"] != 2 {
+        assert!(
+            state["learn"]["exercise"]["ply"].as_u64() < Some(2),
+            "{state}"
+        );
+        client.send(json!({"cmd": "show_answer"}));
+        let shown = client.wait_state("the answer", |s| s["learn"]["exercise"]["revealed"] == true);
+        assert!(
+            !shown["learn"]["exercise"]["pv"]
+                .as_array()
+                .unwrap()
+                .is_empty()
+        );
+        client.send(json!({"cmd": "next_exercise"}));
+        index += 1;
+        state = client.wait_state("the next", |s| s["learn"]["index"] == index);
+    }
+    let learn = &state["learn"];
+    let exercise = &learn["exercise"];
+    assert_eq!(
+        (&exercise["ply"], &exercise["mover"], &exercise["played"]),
+        (&json!(2), &json!("white"), &json!(1)),
+        "{learn}"
+    );
+    assert_eq!(exercise["loss"], blunder["loss"], "{learn}");
+    assert!(
+        exercise["pv"].as_array().unwrap().is_empty(),
+        "no answer told"
+    );
+    assert_eq!(
+        (&state["ply"], &state["viewing"]),
+        (&json!(2), &json!(true)),
+        "the position before the blunder is shown"
+    );
+
+    let mistakes = mistakes_when(&path, |m| m.iter().any(|m| m.ply == 2));
+    let saved = mistakes.iter().find(|m| m.ply == 2).unwrap();
+    assert_eq!(saved.played, hole(1));
+    assert!(!saved.accepted.is_empty() && !saved.accepted.contains(&hole(1)));
+    let judged = stored_exercise(saved);
+
+    let error = client.expect_error(json!({"cmd": "answer", "hole": 10}));
+    assert_eq!(error["code"], "no_such_hole", "{error}");
+    let error = client.expect_error(json!({"cmd": "answer"}));
+    assert_eq!(error["code"], "malformed", "{error}");
+    client.send(json!({"cmd": "answer", "hole": 1}));
+    let wrong = client.wait_state("the refusal", |s| {
+        !s["learn"]["exercise"]["answer"].is_null()
+    });
+    let answer = &wrong["learn"]["exercise"]["answer"];
+    assert_eq!(answer["accepted"], false, "{answer}");
+    assert!(!tuzdyk_analysis::judge(&judged, hole(1)).unwrap().accepted);
+    assert_eq!(
+        answer["loss"], blunder["loss"],
+        "the move played loses what it lost"
+    );
+    assert_eq!(wrong["learn"]["exercise"]["solved"], false);
+
+    let right = saved.accepted[0];
+    assert!(tuzdyk_analysis::judge(&judged, right).unwrap().accepted);
+    client.send(json!({"cmd": "answer", "hole": right.number()}));
+    let found = client.wait_state("the find", |s| s["learn"]["exercise"]["solved"] == true);
+    let exercise = &found["learn"]["exercise"];
+    assert_eq!(exercise["answer"]["accepted"], true, "{exercise}");
+    assert!(
+        exercise["answer"]["loss"].as_i64().unwrap() < 100,
+        "{exercise}"
+    );
+    assert!(
+        !exercise["pv"].as_array().unwrap().is_empty(),
+        "the engine's line is told"
+    );
+    assert_eq!(found["learn"]["found"], 1);
+    let before = found["learn"].clone();
+    let error = client.expect_error(json!({"cmd": "answer", "hole": right.number()}));
+    assert_eq!(error["code"], "not_learning", "{error}");
+    client.send(json!({"cmd": "state"}));
+    assert_eq!(client.next_state()["learn"], before, "the exercise is kept");
+    mistakes_when(&path, |m| m.iter().any(|m| m.ply == 2 && m.solved == 1));
+
+    // The others given up; then the summary.
+    for _ in index + 1..total {
+        client.send(json!({"cmd": "next_exercise"}));
+        client.wait_state("the next", |s| s["learn"]["exercise"]["answer"].is_null());
+        client.send(json!({"cmd": "show_answer"}));
+        client.wait_state("the answer", |s| s["learn"]["exercise"]["revealed"] == true);
+    }
+    client.send(json!({"cmd": "next_exercise"}));
+    let summary = client.wait_state("the summary", |s| s["learn"]["exercise"].is_null());
+    assert_eq!(
+        (&summary["learn"]["found"], &summary["learn"]["total"]),
+        (&json!(1), &json!(total))
+    );
+    client.send(json!({"cmd": "stop_learning"}));
+    client.wait_state("the end of learning", |s| s["learn"].is_null());
+
+    // Mistakes to review: the stored one set up again.
+    client.send(json!({"study": "mistakes"}));
+    let list = client.wait_for("the mistakes", |m| m["type"] == "mistakes");
+    let id = list["mistakes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["ply"] == 2)
+        .map(|m| m["id"].clone())
+        .expect("the blunder is listed");
+    let error = client.expect_error(json!({"study": "open_mistake", "id": 999_999}));
+    assert_eq!(error["code"], "no_such_mistake", "{error}");
+    client.send(json!({"study": "open_mistake", "id": id}));
+    let state = client.wait_state("the stored mistake", |s| s["learn"]["stored"] == true);
+    assert_eq!(state["tfen"], tfen::write(&saved.position));
+    assert_eq!(state["plies"], 0);
+    client.send(json!({"cmd": "answer", "hole": 1}));
+    client.wait_state("refused", |s| {
+        s["learn"]["exercise"]["answer"]["accepted"] == false
+    });
+    client.send(json!({"cmd": "answer", "hole": right.number()}));
+    client.wait_state("found", |s| s["learn"]["exercise"]["solved"] == true);
+    mistakes_when(&path, |m| m.iter().any(|m| m.ply == 2 && m.solved == 2));
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// Studies: the game saved with a name and a comment, listed, and set up
+/// again from its start with its moves; bad names, comments and ids refused
+/// with the game kept.
+#[test]
+fn studies_are_saved_and_opened_again() {
+    let folder = db_folder("studies");
+    let path = folder.join("games.sqlite");
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let mut client = Client::connect(&server, None);
+    client.new_game("humans", "white", "casual");
+    for n in [6, 9, 1] {
+        client.send(json!({"cmd": "play", "hole": n}));
+        client.wait_state("the move", |s| {
+            s["ply"].as_u64() > Some(0)
+                && s["moves"].as_array().unwrap().last().unwrap()["hole"] == n
+        });
+    }
+    let played = client.state.clone();
+    client.send(json!({"study": "studies"}));
+    let list = client.wait_for("the studies", |m| m["type"] == "studies");
+    assert_eq!(list["studies"], json!([]));
+    for (request, code) in [
+        (
+            json!({"study": "save_study", "name": "  ", "comment": ""}),
+            "study_name_empty",
+        ),
+        (
+            json!({"study": "save_study", "name": "x".repeat(101), "comment": ""}),
+            "study_name_too_long",
+        ),
+        (
+            json!({"study": "save_study", "name": "a", "comment": "y".repeat(4001)}),
+            "study_comment_too_long",
+        ),
+        (json!({"study": "open_study", "id": 42}), "no_such_study"),
+        (json!({"study": "open_study", "id": "one"}), "malformed"),
+        (json!({"study": "save_study", "name": "a"}), "malformed"),
+    ] {
+        let error = client.expect_error(request);
+        assert_eq!(error["code"], code, "{error}");
+    }
+    client.send(json!({"cmd": "state"}));
+    let state = client.next_state();
+    assert_eq!(
+        (&state["tfen"], &state["plies"]),
+        (&played["tfen"], &played["plies"]),
+        "the game is kept"
+    );
+
+    client.send(
+        json!({"study": "save_study", "name": " The 6 9 1 line ", "comment": "Black's 9\nthen 1"}),
+    );
+    let saved = client.wait_for("the saved study", |m| m["type"] == "studies");
+    let study = &saved["studies"][0];
+    assert_eq!(
+        (&study["name"], &study["comment"], &study["plies"]),
+        (
+            &json!("The 6 9 1 line"),
+            &json!("Black's 9\nthen 1"),
+            &json!(3)
+        ),
+        "{saved}"
+    );
+    assert_eq!(saved["current"], study["id"]);
+    let db = tuzdyk_db::Database::open(&path).unwrap();
+    let stored = db.studies().unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].moves, [6, 9, 1].map(hole).to_vec());
+    drop(db);
+
+    client.new_game("engine", "black", "casual");
+    client.send(json!({"study": "open_study", "id": study["id"]}));
+    let opened = client.wait_state("the study", |s| s["plies"] == 3);
+    assert_eq!(opened["tfen"], played["tfen"]);
+    assert_eq!(
+        opened["settings"]["mode"], "engine",
+        "ready to play on against the engine"
     );
     let _ = std::fs::remove_dir_all(&folder);
 }

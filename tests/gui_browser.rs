@@ -7,7 +7,10 @@
 //! click or a tap on the opponent's row, or a press dragged away, plays
 //! nothing; the review graph is shown and a click on it goes to that move;
 //! every language replaces every visible text; the page is never wider
-//! than the viewport and all holes are one height. Any error in the
+//! than the viewport and all holes are one height; the opening explorer
+//! follows the moves and plays the one clicked; learn from your mistakes
+//! after a review refuses a wrong hole and accepts a good one, and a study
+//! is saved and opened again. Any error in the
 //! browser's console fails the test. Chromium missing is a failure, with
 //! how to install it.
 //!
@@ -1101,5 +1104,344 @@ fn browser_measure_page_weight_click_to_reply_long_tasks_and_memory() {
             .collect();
         println!("server with 4 games open: {}", rss(server.pid()));
         println!("their {} engine processes: {}", engines.len(), engines.join(", "));
+    });
+}
+
+/// A games database for a test, made with tuzdyk_db: White's hole 6 then
+/// each of Black's legal replies then White's first legal move (so that
+/// every reply of the engine is in the explorer), and two games opening
+/// with hole 1. Returns its path (in `folder`) and the games through 6.
+fn explorer_database(folder: &Path) -> (std::path::PathBuf, u64) {
+    let _ = std::fs::remove_dir_all(folder);
+    std::fs::create_dir_all(folder).expect("a temporary folder");
+    let path = folder.join("games.sqlite");
+    let mv = |n: u32| Move::from_number(n).expect("a hole");
+    let mut records = Vec::new();
+    let mut add = |moves: &[Move], white_wins: bool| {
+        let game = tuzdyk_rules::Game::replay(Position::startpos(), moves.iter().copied())
+            .expect("legal moves");
+        let result = if white_wins {
+            tuzdyk_rules::GameResult::Win(tuzdyk_rules::Side::White)
+        } else {
+            tuzdyk_rules::GameResult::Win(tuzdyk_rules::Side::Black)
+        };
+        records.push(tuzdyk_notation::record::GameRecord::new(game, Some(result)).to_string());
+    };
+    let mut after = Position::startpos();
+    after.play(mv(6));
+    let replies: Vec<Move> = after.legal_moves().collect();
+    for &reply in &replies {
+        let mut pos = after;
+        pos.play(reply);
+        let third = pos.legal_moves().next().expect("a legal move");
+        add(&[mv(6), reply, third], reply.number() % 2 == 0);
+    }
+    add(&[mv(1), mv(1)], true);
+    add(&[mv(1), mv(2)], false);
+    let text = records.join("\n");
+    assert_eq!(gui_support::import_games(&path, &text), replies.len() + 2);
+    (path, replies.len() as u64)
+}
+
+/// The explorer's rows as the page shows them: hole and games.
+async fn explorer_rows(browser: &Browser) -> Vec<(u64, u64)> {
+    let rows = browser
+        .eval("[...document.querySelectorAll('#explorer tbody tr')].map((r) => [Number(r.querySelector('button').textContent), Number(r.children[1].textContent)])")
+        .await;
+    serde_json::from_value(rows).unwrap()
+}
+
+/// The rows the database gives for the page's position.
+fn database_rows(path: &Path, pos: &Position) -> Vec<(u64, u64)> {
+    let db = tuzdyk_db::Database::open(path).expect("the test's database");
+    db.explore(pos)
+        .expect("the explorer")
+        .iter()
+        .map(|s| (u64::from(s.mv.number()), s.games))
+        .collect()
+}
+
+/// The explorer beside the board follows the game: the start's moves with
+/// their counts, the position after the moves played by a click on the
+/// board (and the engine's reply), and a move clicked in its table played.
+async fn the_explorer_follows_the_moves(viewport: Viewport) {
+    let name = format!("explorer-{viewport:?}");
+    let folder = std::env::temp_dir().join(format!("tuzdyk-{name}-db-{}", std::process::id()));
+    let (path, through_six) = explorer_database(&folder);
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let browser = Browser::start(&name, viewport).await;
+    browser.open(&server).await;
+    let until_rows = |expected: Vec<(u64, u64)>| {
+        let browser = &browser;
+        async move {
+            let deadline = Instant::now() + TIMEOUT;
+            loop {
+                let rows = explorer_rows(browser).await;
+                if rows == expected {
+                    return;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "the explorer shows {rows:?}, not {expected:?}"
+                );
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+        }
+    };
+    until_rows(vec![(6, through_six), (1, 2)]).await;
+    let note = browser.text("#explorer-note").await;
+    assert!(
+        note.starts_with(&format!("{} games", through_six + 2)),
+        "{note}"
+    );
+    // A click on hole 6 of the board; the engine replies.
+    let start = Position::startpos();
+    browser
+        .play(viewport, &start, Move::from_number(6).unwrap())
+        .await;
+    browser.wait_turn(2).await;
+    let pos = browser.position().await;
+    let expected = database_rows(&path, &pos);
+    assert_eq!(expected.len(), 1, "every reply is in the database");
+    until_rows(expected.clone()).await;
+    browser.check_layout().await;
+    // A click on the explorer's move plays it.
+    let hole = expected[0].0;
+    browser
+        .click(&format!(
+            "#explorer button.explore-move[data-hole='{hole}']"
+        ))
+        .await;
+    browser.wait_turn(4).await;
+    let third = browser
+        .eval("document.querySelectorAll('#moves button[data-ply]')[3].textContent")
+        .await;
+    assert!(
+        third
+            .as_str()
+            .is_some_and(|t| t.starts_with(&hole.to_string())),
+        "the third move is {third}"
+    );
+    let pos = browser.position().await;
+    until_rows(database_rows(&path, &pos)).await;
+    browser.assert_no_console_errors();
+    let _ = browser.client.clone().close().await;
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn browser_the_explorer_follows_the_moves() {
+    runtime().block_on(async {
+        the_explorer_follows_the_moves(Viewport::Desktop).await;
+        the_explorer_follows_the_moves(Viewport::Phone).await;
+    });
+}
+
+/// Learn from your mistakes after a review: the blunder record opened and
+/// reviewed, White's exercises started; at the blunder a wrong hole is
+/// refused with what it loses, a press on Black's row answers nothing, an
+/// accepted hole is praised with the engine's line, which a click shows on
+/// the board; then the summary. The game is saved as a study, a move taken
+/// back, and the study opened again.
+async fn learn_from_mistakes(viewport: Viewport) {
+    let name = format!("learn-{viewport:?}");
+    let folder = std::env::temp_dir().join(format!("tuzdyk-{name}-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("games.sqlite");
+    // Made first: the test's reads never race the server's first opening.
+    drop(tuzdyk_db::Database::open(&path).expect("a database"));
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let browser = Browser::start(&name, viewport).await;
+    browser.open(&server).await;
+    browser.click("#game-panel summary").await;
+    let record = std::fs::canonicalize("tests/data/blunder.pgn").unwrap();
+    browser
+        .find("#open-record")
+        .await
+        .send_keys(record.to_str().unwrap())
+        .await
+        .expect("the record chosen");
+    browser
+        .wait("the record", "document.body.dataset.plies === '4'")
+        .await;
+    browser.click("#review-button").await;
+    browser
+        .wait(
+            "the offer to learn",
+            "document.getElementById('learn-start').hidden === false",
+        )
+        .await;
+    browser.select("#learn-side", "white").await;
+    browser.click("#learn-button").await;
+    browser
+        .wait("an exercise", "document.body.dataset.learn === 'exercise'")
+        .await;
+    let head = browser.text("#learn-head").await;
+    assert_eq!(head, "Find a better move for White");
+    // Given up up to the blunder (White's first move is marked too).
+    while browser.body("ply").await != "2" {
+        browser.click("#learn-show").await;
+        browser
+            .wait("the answer", "document.body.dataset.learn === 'revealed'")
+            .await;
+        browser.click("#learn-next").await;
+        browser
+            .wait("the next", "document.body.dataset.learn === 'exercise'")
+            .await;
+    }
+    browser
+        .wait("the board", "document.body.dataset.answering === '1'")
+        .await;
+    let text = browser.text("#learn-text").await;
+    assert!(text.contains("Hole 1 was played here"), "{text}");
+    let pos = browser.position().await;
+    // A press on Black's row answers nothing.
+    browser.press(viewport, 13).await;
+    browser.release(viewport, None).await;
+    let explain = browser.text("#explain").await;
+    assert!(explain.starts_with("That is"), "{explain}");
+    assert_eq!(browser.body("learn").await, "exercise");
+    // The move played again: refused, with what it loses.
+    browser
+        .play(viewport, &pos, Move::from_number(1).unwrap())
+        .await;
+    browser
+        .wait("the refusal", "document.body.dataset.learn === 'refused'")
+        .await;
+    let text = browser.text("#learn-text").await;
+    assert!(text.contains("Hole 1 loses"), "{text}");
+    // An accepted move, as the database stored the exercise (saved by
+    // the server once the exercises were made, long before this).
+    let db = tuzdyk_db::Database::open(&path).unwrap();
+    let mistake = db
+        .mistakes()
+        .unwrap()
+        .into_iter()
+        .find(|m| m.ply == 2)
+        .expect("the blunder is saved");
+    drop(db);
+    browser
+        .wait("the board", "document.body.dataset.answering === '1'")
+        .await;
+    browser.play(viewport, &pos, mistake.accepted[0]).await;
+    browser
+        .wait("the find", "document.body.dataset.learn === 'solved'")
+        .await;
+    let text = browser.text("#learn-text").await;
+    assert!(text.contains("Well found"), "{text}");
+    browser.check_layout().await;
+    if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+        let suffix = if viewport == Viewport::Phone {
+            "-phone"
+        } else {
+            ""
+        };
+        browser
+            .screenshot(&format!("{dir}/gui-learn{suffix}.png"))
+            .await;
+    }
+    // The engine's line on the board.
+    browser.click("#learn-line button.pv").await;
+    browser
+        .wait(
+            "the line on the board",
+            "document.getElementById('line-banner').hidden === false",
+        )
+        .await;
+    browser.click("#line-close").await;
+    browser.click("#learn-next").await;
+    browser
+        .wait("the summary", "document.body.dataset.learn === 'summary'")
+        .await;
+    let text = browser.text("#learn-text").await;
+    assert!(text.starts_with("You found 1 of"), "{text}");
+    browser.click("#learn-stop").await;
+    browser
+        .wait("learning over", "document.body.dataset.learn === ''")
+        .await;
+
+    // Saved as a study (the Game panel is still open), a move taken back,
+    // the study opened again.
+    assert_eq!(
+        browser
+            .eval("document.getElementById('game-panel').open")
+            .await,
+        true
+    );
+    browser.click("#save-study").await;
+    browser
+        .wait(
+            "the empty name refused",
+            "document.getElementById('message').dataset.kind === 'error'",
+        )
+        .await;
+    assert_eq!(browser.text("#message").await, "A study needs a name.");
+    browser
+        .find("#study-name")
+        .await
+        .send_keys("The blunder")
+        .await
+        .unwrap();
+    browser
+        .find("#study-comment")
+        .await
+        .send_keys("White's 1 loses stones.")
+        .await
+        .unwrap();
+    browser.click("#save-study").await;
+    browser
+        .wait(
+            "the study listed",
+            "document.querySelectorAll('#studies li').length === 1",
+        )
+        .await;
+    let listed = browser.text("#studies li").await;
+    assert!(
+        listed.contains("The blunder")
+            && listed.contains("4 plies")
+            && listed.contains("White's 1 loses"),
+        "{listed}"
+    );
+    assert_eq!(
+        browser
+            .eval("document.getElementById('study-name').value")
+            .await,
+        ""
+    );
+    if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+        let suffix = if viewport == Viewport::Phone {
+            "-phone"
+        } else {
+            ""
+        };
+        browser
+            .eval("(document.getElementById('studies').scrollIntoView(), true)")
+            .await;
+        browser
+            .screenshot(&format!("{dir}/gui-studies{suffix}.png"))
+            .await;
+    }
+    browser.click("#undo").await;
+    browser
+        .wait("a move taken back", "document.body.dataset.plies === '3'")
+        .await;
+    browser.click("#studies button[data-id]").await;
+    browser
+        .wait(
+            "the study opened",
+            "document.body.dataset.plies === '4' && document.body.dataset.ply === '4'",
+        )
+        .await;
+    browser.assert_no_console_errors();
+    let _ = browser.client.clone().close().await;
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn browser_learn_from_mistakes_after_a_review() {
+    runtime().block_on(async {
+        learn_from_mistakes(Viewport::Desktop).await;
+        learn_from_mistakes(Viewport::Phone).await;
     });
 }

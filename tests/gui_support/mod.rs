@@ -211,6 +211,15 @@ impl Client {
     }
 }
 
+/// Imports the game records `text` into the games database at `path`
+/// (made if need be) with tuzdyk_db, as a test's own data; returns how
+/// many games it took.
+pub fn import_games(path: &std::path::Path, text: &str) -> usize {
+    let mut db = tuzdyk_db::Database::open(path).expect("a database");
+    let source = tuzdyk_db::ImportSource::Text { name: "t", text };
+    db.import(source, |_| {}).expect("imported").imported
+}
+
 /// The first message of a new page's socket (no Origin, as a tool sends).
 pub fn first_message(server: &Server) -> Value {
     let request = format!("ws://{}/ws", server.authority())

@@ -89,6 +89,7 @@ const connection = new Connection({
 });
 
 let lineAsked = null;
+let studySaving = false;
 
 function receive(message) {
   switch (message.type) {
@@ -102,6 +103,7 @@ function receive(message) {
       S.receiveLines(model, message);
       break;
     case "error":
+      studySaving = false;
       if (model.sent) sower.reset(model.server);
       S.receiveError(model, message);
       break;
@@ -110,6 +112,17 @@ function receive(message) {
       break;
     case "explorer":
       S.receiveExplorer(model, message);
+      break;
+    case "studies":
+      S.receiveStudies(model, message);
+      if (message.current !== null && studySaving) {
+        $("study-name").value = "";
+        $("study-comment").value = "";
+      }
+      studySaving = false;
+      break;
+    case "mistakes":
+      S.receiveMistakes(model, message);
       break;
     case "line":
       if (lineAsked && message.steps.length) {
@@ -135,6 +148,14 @@ function pressable(index) {
   const shown = model.shown;
   if (!shown) return "turn";
   if (model.lineView) return "line";
+  // An exercise takes an answer: a hole of the mover's row.
+  const exercise = S.exercise(model);
+  if (exercise) {
+    if (SIDES[Math.floor(index / 9)] !== exercise.mover) return "opponent_row";
+    if (!S.answering(model, sower.busy)) return "turn";
+    if (shown.previews.some((p) => p.origin === index)) return true;
+    return shown.board.tuzdiks.includes(index) ? "tuzdik" : "empty";
+  }
   if (shown.viewing) return "viewing";
   if (shown.ending) return "over";
   const side = SIDES[Math.floor(index / 9)];
@@ -167,6 +188,13 @@ function refuse(index, reason) {
 function play(index) {
   const shown = model.shown;
   const preview = shown?.previews.find((p) => p.origin === index);
+  if (S.exercise(model)) {
+    if (preview && S.answering(model, sower.busy)) {
+      model.pressed = null;
+      send({ cmd: "answer", hole: preview.hole });
+    }
+    return;
+  }
   if (!preview || !S.accepting(model, sower.busy)) return;
   S.acted(model);
   model.pressed = null;
@@ -307,6 +335,48 @@ const showLine = (event) => {
 };
 on("lines", "pointerdown", showLine);
 on("lines", "click", showLine);
+// ---- learn from your mistakes ----
+
+on("learn-button", "click", () => {
+  const side = $("learn-side").value;
+  send({ cmd: "learn", side: side || null });
+});
+command("learn-show", "show_answer");
+command("learn-next", "next_exercise");
+command("learn-stop", "stop_learning");
+// The engine's line of an exercise, on the board as an analysis line is.
+const showLearnLine = (event) => {
+  const button = event.target.closest("button.pv");
+  const exercise = model.server?.learn?.exercise;
+  if (!button || !exercise) return;
+  if (event.type === "click" && event.detail !== 0) return;
+  lineAsked = { lineIndex: -1, step: Number(button.dataset.step) };
+  send({ cmd: "line", ply: exercise.ply, moves: exercise.pv.slice(0, CONFIG.limits.max_line_moves) });
+};
+on("learn-line", "pointerdown", showLearnLine);
+on("learn-line", "click", showLearnLine);
+on("mistakes-panel", "toggle", () => {
+  if ($("mistakes-panel").open) send({ study: "mistakes" });
+});
+on("mistakes", "click", (event) => {
+  const button = event.target.closest("button[data-id]");
+  if (button) send({ study: "open_mistake", id: Number(button.dataset.id) });
+});
+
+// ---- studies ----
+
+on("game-panel", "toggle", () => {
+  if ($("game-panel").open) send({ study: "studies" });
+});
+on("save-study", "click", () => {
+  studySaving = true;
+  send({ study: "save_study", name: $("study-name").value, comment: $("study-comment").value });
+});
+on("studies", "click", (event) => {
+  const button = event.target.closest("button[data-id]");
+  if (button) send({ study: "open_study", id: Number(button.dataset.id) });
+});
+
 on("explorer-panel", "toggle", () => {
   S.setExplorerOpen(model, $("explorer-panel").open);
   update();

@@ -6,7 +6,7 @@
 import { SIDES } from "./board.js";
 import { CONFIG } from "./config.js";
 import { render as renderText, t } from "./i18n.js";
-import { accepting, bottomSide, previewOn, shownPreview } from "./state.js";
+import { accepting, answering, bottomSide, previewOn, shownPreview } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 const other = (side) => (side === "white" ? "black" : "white");
@@ -121,7 +121,7 @@ function renderBoard(model, board, sowing) {
   const shown = model.shown;
   if (!shown) return;
   const line = model.lineView;
-  const taking = accepting(model, sowing);
+  const taking = accepting(model, sowing) || answering(model, sowing);
   const preview = shownPreview(model, sowing);
   board.orient(bottomSide(model));
   board.mark("playable", taking ? shown.previews.map((p) => p.origin) : []);
@@ -199,7 +199,7 @@ function renderStatus(model, sowing) {
   message.textContent = model.message ? renderText(model.message.text) : "";
   message.dataset.kind = model.message?.kind ?? "";
   // Banners: a past position, an engine line.
-  const viewing = !!shown?.viewing && !model.lineView;
+  const viewing = !!shown?.viewing && !model.lineView && !model.server?.learn;
   $("view-banner").hidden = !viewing;
   if (viewing) $("view-text").textContent = t("status_viewing", { ply: shown.ply, plies: shown.plies });
   const line = model.lineView;
@@ -457,6 +457,143 @@ function renderReview(model) {
   drawGraph(review, model.shown?.ply ?? 0);
 }
 
+// Centistones as stones, one decimal.
+const stones = (cp) => (cp / 100).toFixed(1);
+
+// "Learn from your mistakes": the offer after a review, and the banner
+// above the board with the exercise, the verdict, the engine's line.
+function renderLearn(model) {
+  const state = model.server;
+  const learn = state?.learn;
+  const review = state?.review;
+  const engine = state?.settings.mode === "engine";
+  const counts = review?.summary.map((s) => s.marks[1] + s.marks[2]) ?? [0, 0];
+  const mine = engine ? counts[SIDES.indexOf(state.settings.human)] : counts[0] + counts[1];
+  $("learn-start").hidden = !review?.done || !!learn || mine === 0;
+  $("learn-side").hidden = engine;
+  const banner = $("learn-banner");
+  banner.hidden = !learn;
+  if (!learn) return;
+  const e = learn.exercise;
+  let head = "";
+  let text = "";
+  let verdict = "";
+  if (learn.preparing) {
+    head = t("learn_title");
+    text = t("learn_preparing");
+  } else if (e) {
+    head = t("learn_find", { side: t(e.mover) });
+    const progress = learn.stored ? "" : t("learn_progress", { n: learn.index + 1, total: learn.total }) + " ";
+    const answer = e.answer;
+    if (e.solved) {
+      verdict = "found";
+      text = t("learn_found", { hole: answer.hole });
+    } else if (e.revealed) {
+      text = t("learn_revealed", { hole: e.best });
+    } else if (answer && !answer.accepted) {
+      verdict = "refused";
+      text = answer.loss === null ? t("learn_refused_unknown", { hole: answer.hole }) : t("learn_refused", { hole: answer.hole, loss: stones(answer.loss) });
+    } else if (learn.stored) {
+      text = t("learn_played_stored", { hole: e.played });
+    } else {
+      text = t("learn_played", { hole: e.played, loss: stones(e.loss), mark: t("mark_" + e.mark) });
+    }
+    text = progress + text;
+  } else {
+    head = t("learn_done");
+    text = learn.total ? t("learn_summary", { found: learn.found, total: learn.total }) : t("learn_none");
+  }
+  $("learn-head").textContent = head;
+  $("learn-text").textContent = text;
+  banner.dataset.verdict = verdict;
+  const told = !!e && (e.solved || e.revealed);
+  const line = $("learn-line");
+  const pv = told ? e.pv : [];
+  const key = told ? [e.ply, pv.join(" "), model.lineView?.step ?? -1, model.language].join("|") : "";
+  if (line.dataset.key !== key) {
+    line.dataset.key = key;
+    const label = document.createElement("span");
+    label.textContent = t("learn_line") + " ";
+    const buttons = pv.map((hole, step) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "pv";
+      button.textContent = hole;
+      button.title = t("line_title");
+      button.dataset.step = step;
+      button.classList.toggle("current", model.lineView?.lineIndex === -1 && model.lineView.step === step);
+      return button;
+    });
+    line.replaceChildren(...(pv.length ? [label, ...buttons] : []));
+  }
+  $("learn-show").hidden = !e || told;
+  $("learn-next").hidden = !told;
+  $("learn-next").textContent = learn.index + 1 >= learn.total ? t("learn_finish") : t("learn_next");
+  $("learn-stop").textContent = e || learn.preparing ? t("learn_stop") : t("close");
+}
+
+// The stored mistakes, with a button to set each up again.
+let mistakesKey = "";
+let studiesKey = "";
+
+function renderMistakes(model) {
+  const key = JSON.stringify([model.mistakes, model.language]);
+  if (key === mistakesKey) return;
+  mistakesKey = key;
+  const list = model.mistakes?.mistakes;
+  $("mistakes-note").textContent = !list ? "" : list.length ? t("mistakes_intro") : t("mistakes_none");
+  const items = (list ?? []).map((m) => {
+    const item = document.createElement("li");
+    const name = document.createElement("span");
+    name.className = "name";
+    const move = m.tfen.trim().split(/\s+/).pop();
+    name.textContent = t("mistake_item", { side: t(m.mover), hole: m.played, move });
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    meta.textContent = t("mistake_solved", { n: m.solved });
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.id = m.id;
+    button.textContent = t("open");
+    item.append(name, meta, button);
+    return item;
+  });
+  $("mistakes").replaceChildren(...items);
+}
+
+// The saved studies: name, date, the comment's beginning, and Open.
+function renderStudies(model) {
+  const key = JSON.stringify([model.studies, model.language]);
+  if (key === studiesKey) return;
+  studiesKey = key;
+  const studies = model.studies;
+  const list = studies?.studies;
+  $("studies-note").textContent = !list ? "" : list.length ? "" : t("studies_none");
+  const items = (list ?? []).map((s) => {
+    const item = document.createElement("li");
+    item.classList.toggle("current", s.id === studies.current);
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = s.name;
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    meta.textContent = t("study_meta", { date: s.created.slice(0, 10), plies: s.plies });
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.id = s.id;
+    button.textContent = t("open");
+    item.append(name, meta, button);
+    if (s.comment) {
+      const excerpt = document.createElement("span");
+      excerpt.className = "excerpt";
+      excerpt.textContent = s.comment.length > 120 ? s.comment.slice(0, 120) + "…" : s.comment;
+      item.append(excerpt);
+    }
+    return item;
+  });
+  $("studies").replaceChildren(...items);
+}
+
 let graphKey = "";
 
 // The score after each move, White's share shaded; the current move a line.
@@ -507,7 +644,20 @@ function renderBody(model, sowing) {
     version: shown?.version ?? "",
     sowing: sowing ? "1" : "0",
     preview: model.shown && previewOn(model.shown) ? "1" : "0",
+    learn: learnStage(model.server?.learn),
+    answering: answering(model, sowing) ? "1" : "0",
   });
+}
+
+// Where "learn from your mistakes" stands, for tests and styles.
+function learnStage(learn) {
+  if (!learn) return "";
+  if (learn.preparing) return "preparing";
+  const e = learn.exercise;
+  if (!e) return "summary";
+  if (e.solved) return "solved";
+  if (e.revealed) return "revealed";
+  return e.answer ? "refused" : "exercise";
 }
 
 export function renderPage(model, board, sowing) {
@@ -519,6 +669,9 @@ export function renderPage(model, board, sowing) {
   renderExplorer(model);
   renderMoves(model);
   renderReview(model);
+  renderLearn(model);
+  renderMistakes(model);
+  renderStudies(model);
   renderBody(model, sowing);
   for (const [id, page] of [
     ["nav-play", "play"],

@@ -56,6 +56,10 @@ export function createModel(language) {
     explorerOpen: prefs.get("explorer", "1") === "1",
     explorerAsked: null,
     explorer: null,
+    // The saved studies and the stored mistakes, as last listed (null:
+    // not asked yet).
+    studies: null,
+    mistakes: null,
   };
 }
 
@@ -114,6 +118,29 @@ export function setExplorerOpen(model, open) {
   prefs.set("explorer", open ? "1" : "0");
   // Closed, it stops following; opened again, it asks afresh.
   if (!open) model.explorerAsked = null;
+}
+
+export function receiveStudies(model, message) {
+  model.studies = message;
+}
+
+export function receiveMistakes(model, message) {
+  model.mistakes = message;
+}
+
+// The exercise waiting for an answer, if any: "learn from your mistakes".
+export function exercise(model) {
+  const e = model.server?.learn?.exercise;
+  return e && !e.solved && !e.revealed ? e : null;
+}
+
+// Whether the board on screen takes an answer to the exercise now: the
+// exercise's position is drawn, and nothing is being sown or sent.
+export function answering(model, sowing) {
+  const shown = model.shown;
+  const e = exercise(model);
+  const latest = !!shown && !!model.server && shown.version === model.server.version;
+  return !!e && latest && shown.ply === e.ply && !sowing && !model.sent && !model.lineView;
 }
 
 export function drawn(model, state) {

@@ -9,7 +9,9 @@ use tuzdyk_notation::tfen::TfenError;
 use tuzdyk_protocol::ClientError;
 use tuzdyk_rules::{IllegalMove, PositionError};
 
-use crate::limits::{MAX_LINE_MOVES, MOVETIME_RANGE};
+use crate::limits::{
+    MAX_LINE_MOVES, MAX_STUDY_COMMENT_CHARS, MAX_STUDY_NAME_CHARS, MOVETIME_RANGE,
+};
 use crate::wire::{ErrorMessage, Text};
 
 /// A request the server refused.
@@ -52,6 +54,24 @@ pub enum GuiError {
     /// The games database cannot be opened or read (its own message).
     #[error("the games database: {0}")]
     Database(String),
+    #[error("review the game first: the exercises come from its review")]
+    ReviewFirst,
+    #[error("no mistakes or blunders to learn from")]
+    NoMistakes,
+    #[error("no exercise is waiting for an answer")]
+    NotLearning,
+    #[error("a study needs a name")]
+    StudyNameEmpty,
+    #[error("the study's name has {0} characters, more than the {MAX_STUDY_NAME_CHARS} allowed")]
+    StudyNameTooLong(usize),
+    #[error(
+        "the study's comment has {0} characters, more than the {MAX_STUDY_COMMENT_CHARS} allowed"
+    )]
+    StudyCommentTooLong(usize),
+    #[error("there is no study {0}")]
+    NoSuchStudy(i64),
+    #[error("there is no stored mistake {0}")]
+    NoSuchMistake(i64),
 }
 
 /// Why a move of an engine line cannot be shown.
@@ -87,7 +107,20 @@ impl GuiError {
             GuiError::Malformed(_) => "malformed",
             GuiError::TooManyGames(_) => "too_many_games",
             GuiError::Database(_) => "database",
+            GuiError::ReviewFirst => "review_first",
+            GuiError::NoMistakes => "no_mistakes",
+            GuiError::NotLearning => "not_learning",
+            GuiError::StudyNameEmpty => "study_name_empty",
+            GuiError::StudyNameTooLong(_) => "study_name_too_long",
+            GuiError::StudyCommentTooLong(_) => "study_comment_too_long",
+            GuiError::NoSuchStudy(_) => "no_such_study",
+            GuiError::NoSuchMistake(_) => "no_such_mistake",
         }
+    }
+
+    /// The games database's error, as a page is told it.
+    pub fn database(error: impl std::fmt::Display) -> GuiError {
+        GuiError::Database(error.to_string())
     }
 
     /// An invalid TFEN, the text quoted as error messages quote input.
@@ -118,6 +151,14 @@ impl GuiError {
             "bad_line" => "err_bad_line",
             "too_many_games" => "err_too_many_games",
             "database" => "err_database",
+            "review_first" => "err_review_first",
+            "no_mistakes" => "err_no_mistakes",
+            "not_learning" => "err_not_learning",
+            "study_name_empty" => "err_study_name_empty",
+            "study_name_too_long" => "err_study_name_too_long",
+            "study_comment_too_long" => "err_study_comment_too_long",
+            "no_such_study" => "err_no_such_study",
+            "no_such_mistake" => "err_no_such_mistake",
             _ => "err_malformed",
         };
         let text = Text::new(key);
@@ -155,7 +196,18 @@ impl GuiError {
                 text.with("detail", excerpt(detail))
             }
             GuiError::TooManyGames(limit) => text.with("limit", *limit),
+            GuiError::StudyNameTooLong(chars) => {
+                text.with("n", *chars).with("limit", MAX_STUDY_NAME_CHARS)
+            }
+            GuiError::StudyCommentTooLong(chars) => text
+                .with("n", *chars)
+                .with("limit", MAX_STUDY_COMMENT_CHARS),
+            GuiError::NoSuchStudy(id) | GuiError::NoSuchMistake(id) => text.with("id", *id),
             GuiError::NotYourTurn
+            | GuiError::ReviewFirst
+            | GuiError::NoMistakes
+            | GuiError::NotLearning
+            | GuiError::StudyNameEmpty
             | GuiError::Viewing
             | GuiError::NothingToUndo
             | GuiError::NothingToReview => text,

@@ -1,18 +1,20 @@
 //! One game as the server keeps it, without any I/O: the moves, the
 //! settings and how it ended, the position shown, the hint, the analysis
-//! lines and the review. A page's [`Command`] changes it through
+//! lines, the review and learning from its mistakes. A page's [`Command`] changes it through
 //! [`GameState::handle`]; the engine's answers come in through the
 //! `engine_*`, `hint_found`, `analysis_line` and `reviewed` methods. Which
 //! engine job runs is the scheduler's business ([`crate::scheduler`]).
 
-use tuzdyk_analysis::{Rejected, ReviewedMove};
+use tuzdyk_analysis::{Exercise, Mark, Rejected, ReviewedMove};
+use tuzdyk_db::Mistake;
 use tuzdyk_notation::record;
 use tuzdyk_notation::tfen;
 use tuzdyk_protocol::{InfoLine, Level, Score};
 use tuzdyk_rules::{Game, GameResult, IllegalMove, Move, Position, Side};
 
 use crate::error::{GuiError, LineProblem};
-use crate::limits::{ANALYSIS_LINES, MAX_LINE_MOVES, MAX_UPLOAD_BYTES, MOVETIME_RANGE};
+use crate::learn::Learn;
+use crate::limits::{ANALYSIS_LINES, MAX_LINE_MOVES, MAX_UPLOAD_BYTES, MOVETIME_RANGE, THRESHOLDS};
 use crate::wire::{Command, Mode, Notice, SettingsRequest, SideChoice, Text};
 
 /// How a game is played.
@@ -139,6 +141,13 @@ pub struct GameState {
     pub line: u64,
     /// Bumped by every change, so that pages can tell states apart.
     pub version: u64,
+    /// "Learn from your mistakes", while it goes on.
+    pub learn: Option<Learn>,
+    /// Bumped by every start of learning, so that its exercises are made
+    /// again for a new one.
+    pub learn_epoch: u64,
+    /// A stored mistake found, to count as solved in the database.
+    pub solved_mistake: Option<i64>,
 }
 
 impl Default for GameState {
@@ -167,6 +176,9 @@ impl GameState {
             view_epoch: 0,
             line: 0,
             version: 0,
+            learn: None,
+            learn_epoch: 0,
+            solved_mistake: None,
         }
     }
 
@@ -247,6 +259,7 @@ impl GameState {
         self.hint_wanted = false;
         self.lines.clear();
         self.review = None;
+        self.learn = None;
     }
 
     fn game_over(&self) -> Result<(), GuiError> {
@@ -311,6 +324,27 @@ impl GameState {
             }
             Command::Open { record: text } => return self.open(&text),
             Command::Line { ply, moves } => return self.line_view(ply, &moves).map(Handled::Reply),
+            Command::Learn { side } => self.start_learning(side.map(Side::from))?,
+            Command::Answer { hole } => {
+                let mv = u32::try_from(hole)
+                    .ok()
+                    .and_then(Move::from_number)
+                    .ok_or(GuiError::NoSuchHole(hole))?;
+                let learn = self.learn.as_mut().ok_or(GuiError::NotLearning)?;
+                self.solved_mistake = learn.answer(mv)?;
+            }
+            Command::ShowAnswer => self.learn.as_mut().ok_or(GuiError::NotLearning)?.reveal()?,
+            Command::NextExercise => {
+                let learn = self.learn.as_mut().ok_or(GuiError::NotLearning)?;
+                if let Some(ply) = learn.advance()? {
+                    self.show(Some(ply))?;
+                }
+            }
+            Command::StopLearning => {
+                if self.learn.take().is_some_and(|l| l.stored) {
+                    return Ok(Handled::Resumed);
+                }
+            }
         }
         Ok(Handled::Changed)
     }
@@ -413,6 +447,60 @@ impl GameState {
             code: "record_opened",
             text,
         }))
+    }
+
+    /// Learning from the reviewed game's mistakes of `side` (against the
+    /// engine, the person's; else both players' when `None`); the engine
+    /// then makes the exercises.
+    fn start_learning(&mut self, side: Option<Side>) -> Result<(), GuiError> {
+        let review = self.review.as_ref().ok_or(GuiError::ReviewFirst)?;
+        if !review.done {
+            return Err(GuiError::ReviewFirst);
+        }
+        let side = match self.settings.mode {
+            Mode::Engine => Some(self.settings.human),
+            Mode::Humans | Mode::Engines => side,
+        };
+        let marked = review.moves.iter().any(|m| {
+            m.mark.is_some_and(|mark| mark >= Mark::Mistake)
+                && side.is_none_or(|side| side == m.mover)
+        });
+        if !marked {
+            return Err(GuiError::NoMistakes);
+        }
+        self.learn_epoch += 1;
+        self.learn = Some(Learn::preparing(side));
+        Ok(())
+    }
+
+    /// The engine made the exercises of the learning started at `epoch`;
+    /// the first is shown.
+    pub fn exercises_made(&mut self, epoch: u64, exercises: Vec<Exercise>) {
+        if epoch != self.learn_epoch {
+            return;
+        }
+        let Some(learn) = self.learn.as_mut() else {
+            return;
+        };
+        let first = exercises.first().map(|e| e.ply);
+        learn.ready(exercises);
+        if let Some(ply) = first {
+            // The exercise's ply is a move of this game.
+            let _ = self.show(Some(ply));
+        }
+    }
+
+    /// Stored mistake `mistake` set up to find a better move in: its
+    /// position is the game's start, and nobody's engine moves until the
+    /// exercise ends.
+    pub fn practise(&mut self, mistake: &Mistake) {
+        self.start(Game::new(mistake.position));
+        self.learn = Some(Learn::stored(mistake, THRESHOLDS[0]));
+    }
+
+    /// The game set up from a study: its start with its moves played.
+    pub fn load(&mut self, game: Game) {
+        self.start(game);
     }
 
     /// The positions along `moves` from the position after `ply` moves.

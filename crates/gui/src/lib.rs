@@ -9,13 +9,17 @@
 //! - [`limits`]: every limit and pace; [`wire`]: the page protocol's schema;
 //! - [`error`]: what a page can get wrong, as texts the page translates;
 //! - [`convert`]: the rules' types as the wire writes them;
+//! - [`learn`]: "learn from your mistakes", without I/O;
 //! - [`game`]: one game, without I/O; [`snapshot`]: what a page is sent;
 //! - [`worker`]: one engine process per game, restarted when it fails;
 //! - [`scheduler`]: which engine job a game wants, and its bookkeeping;
-//! - [`session`]: a game with its engine and its pages;
-//! - [`registry`]: the games by id; [`socket`]: one page's WebSocket;
 //! - [`library`]: the games database, opened on first use;
-//!   [`explorer`]: the moves played in a position, from it;
+//! - [`session`]: a game with its engine and its pages (its exercises
+//!   saved to the database);
+//! - [`registry`]: the games by id;
+//! - [`explorer`]: the moves played in a position, from the database;
+//!   [`study`]: studies and stored mistakes, from it;
+//! - [`socket`]: one page's WebSocket;
 //! - [`examples`]: the rules page's diagrams, played by the rules;
 //! - [`assets`]: the page's files; [`guard`]: the Host and Origin checks;
 //!   [`server`]: the routes.
@@ -27,6 +31,7 @@ pub mod examples;
 pub mod explorer;
 pub mod game;
 pub mod guard;
+pub mod learn;
 pub mod library;
 pub mod limits;
 pub mod registry;
@@ -35,6 +40,7 @@ pub mod server;
 pub mod session;
 pub mod snapshot;
 pub mod socket;
+pub mod study;
 pub mod wire;
 pub mod worker;
 
@@ -150,9 +156,10 @@ async fn serve(args: Args, spec: EngineSpec) -> Result<(), RunError> {
     if args.open {
         open_browser(&url);
     }
+    let library = Library::new(args.db.clone());
     let app = Arc::new(App {
-        registry: Registry::new(spec, args.max_games as usize),
-        library: Library::new(args.db.clone()),
+        registry: Registry::new(spec, library.clone(), args.max_games as usize),
+        library,
         connections: AtomicUsize::new(0),
     });
     let guard = Guard::new(&args.host, address.port());

@@ -13,7 +13,9 @@ use tuzdyk_db::Database;
 
 use crate::error::GuiError;
 
-/// Where the database is, and the connection once opened.
+/// Where the database is, and the connection once opened; a clone shares
+/// them (each game's session keeps one to save its exercises).
+#[derive(Clone)]
 pub struct Library {
     path: Option<PathBuf>,
     db: Arc<Mutex<Option<Database>>>,
@@ -38,20 +40,50 @@ impl Library {
         T: Send + 'static,
         F: FnOnce(&mut Database) -> Result<T, GuiError> + Send + 'static,
     {
-        let db = Arc::clone(&self.db);
-        let path = self.path.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut guard = db.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            if guard.is_none() {
-                *guard = Some(open(path)?);
+        let library = self.clone();
+        tokio::task::spawn_blocking(move || library.blocking(work))
+            .await
+            .map_err(|e| GuiError::Database(e.to_string()))?
+    }
+
+    /// Runs `work` on the database on this thread, which may wait for it:
+    /// an engine worker's thread, or a blocking one.
+    ///
+    /// # Errors
+    /// [`GuiError::Database`] when it cannot be opened or `work` fails.
+    pub fn blocking<T, F>(&self, work: F) -> Result<T, GuiError>
+    where
+        F: FnOnce(&mut Database) -> Result<T, GuiError>,
+    {
+        let mut guard = self
+            .db
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if guard.is_none() {
+            *guard = Some(open(self.path.clone())?);
+        }
+        match guard.as_mut() {
+            Some(db) => work(db),
+            None => Err(GuiError::Database("not open".to_string())),
+        }
+    }
+
+    /// Runs `work` on the database in the background, its failure logged:
+    /// from a page's command, which must not wait for SQLite.
+    pub fn spawn<F>(&self, work: F)
+    where
+        F: FnOnce(&mut Database) -> Result<(), GuiError> + Send + 'static,
+    {
+        let library = self.clone();
+        let job = move || {
+            if let Err(error) = library.blocking(work) {
+                log::warn!("{error}");
             }
-            match guard.as_mut() {
-                Some(db) => work(db),
-                None => Err(GuiError::Database("not open".to_string())),
-            }
-        })
-        .await
-        .map_err(|e| GuiError::Database(e.to_string()))?
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(job)),
+            Err(_) => job(),
+        }
     }
 }
 

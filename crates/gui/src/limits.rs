@@ -32,6 +32,13 @@ pub const LEVEL_MOVETIME_MS: u64 = 1000;
 pub const HINT_MOVETIME_MS: u64 = 1000;
 /// Each position of a review is searched to this depth.
 pub const REVIEW_DEPTH: u32 = 10;
+/// Inaccuracy, mistake and blunder thresholds of the review, in
+/// centistones; an exercise accepts a move losing less than the first.
+pub const THRESHOLDS: [i32; 3] = [
+    tuzdyk_analysis::DEFAULT_THRESHOLDS[0] as i32,
+    tuzdyk_analysis::DEFAULT_THRESHOLDS[1] as i32,
+    tuzdyk_analysis::DEFAULT_THRESHOLDS[2] as i32,
+];
 /// Longest a review's search of one position may take.
 pub const REVIEW_POSITION_TIMEOUT: Duration = Duration::from_secs(120);
 /// The pause between moves of an engine-vs-engine game, to watch it.
@@ -40,6 +47,13 @@ pub const ENGINES_PACE: Duration = Duration::from_millis(700);
 pub const ANALYSIS_LINES: usize = 3;
 /// The most moves of an engine line a page may ask to see on the board.
 pub const MAX_LINE_MOVES: usize = 64;
+
+/// The longest name of a study, in characters.
+pub const MAX_STUDY_NAME_CHARS: usize = 100;
+/// The longest comment of a study, in characters.
+pub const MAX_STUDY_COMMENT_CHARS: usize = 4000;
+/// The most studies or stored mistakes a list sends, the newest first.
+pub const MAX_LISTED: usize = 200;
 
 /// How long an engine may take to answer `bestmove` after `stop`.
 pub const STOP_GRACE: Duration = Duration::from_secs(5);
@@ -60,6 +74,8 @@ pub struct PageLimits {
     pub movetime_choices_ms: [u64; 4],
     pub movetime_range_ms: [u64; 2],
     pub max_line_moves: usize,
+    pub study_name_chars: usize,
+    pub study_comment_chars: usize,
 }
 
 impl PageLimits {
@@ -69,6 +85,8 @@ impl PageLimits {
             movetime_choices_ms: MOVETIME_CHOICES,
             movetime_range_ms: [*MOVETIME_RANGE.start(), *MOVETIME_RANGE.end()],
             max_line_moves: MAX_LINE_MOVES,
+            study_name_chars: MAX_STUDY_NAME_CHARS,
+            study_comment_chars: MAX_STUDY_COMMENT_CHARS,
         }
     }
 }

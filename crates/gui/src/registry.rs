@@ -13,6 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use tuzdyk_protocol::EngineSpec;
 
 use crate::error::GuiError;
+use crate::library::Library;
 use crate::session::Session;
 
 /// A game a page connected to.
@@ -26,15 +27,18 @@ pub struct Opened {
 pub struct Registry {
     games: Mutex<HashMap<String, Arc<Session>>>,
     spec: EngineSpec,
+    /// The games database each game saves its exercises to.
+    library: Library,
     max_games: usize,
     counter: AtomicU64,
 }
 
 impl Registry {
-    pub fn new(spec: EngineSpec, max_games: usize) -> Registry {
+    pub fn new(spec: EngineSpec, library: Library, max_games: usize) -> Registry {
         Registry {
             games: Mutex::new(HashMap::new()),
             spec,
+            library,
             max_games,
             counter: AtomicU64::new(0),
         }
@@ -71,7 +75,7 @@ impl Registry {
             }
         }
         let id = self.new_id();
-        let session = Session::new(id.clone(), self.spec.clone());
+        let session = Session::new(id.clone(), self.spec.clone(), self.library.clone());
         session.watch();
         games.insert(id, Arc::clone(&session));
         Ok(Opened {

@@ -1,6 +1,7 @@
 //! Which engine job a game wants now, and its bookkeeping: the engine's
 //! move (at its level or time per move), the hint and the review at full
-//! strength, the analysis of the position shown. One job runs at a time;
+//! strength, the exercises of "learn from your mistakes" after it, the
+//! analysis of the position shown. One job runs at a time;
 //! a job no longer wanted is stopped. Work nobody watches is not done: with
 //! no page connected only the engine's reply in a game against a person
 //! goes on (it is bounded, and the person finds the game as they left it);
@@ -8,32 +9,39 @@
 
 use std::time::{Duration, Instant};
 
-use tuzdyk_analysis::DEFAULT_THRESHOLDS;
+use tuzdyk_analysis::Mark;
 use tuzdyk_protocol::{EngineOption, Go, Level};
 use tuzdyk_rules::Move;
 
 use crate::game::GameState;
 use crate::limits::{
     ANALYSIS_LINES, ENGINES_PACE, HINT_MOVETIME_MS, LEVEL_MOVETIME_MS, REVIEW_DEPTH,
-    REVIEW_POSITION_TIMEOUT, hang_timeout,
+    REVIEW_POSITION_TIMEOUT, THRESHOLDS, hang_timeout,
 };
 use crate::wire::Mode;
 use crate::worker::{EngineWorker, Job, Task};
 
-/// Inaccuracy, mistake and blunder thresholds of the review, in centistones.
-pub const THRESHOLDS: [i32; 3] = [
-    DEFAULT_THRESHOLDS[0] as i32,
-    DEFAULT_THRESHOLDS[1] as i32,
-    DEFAULT_THRESHOLDS[2] as i32,
-];
-
 /// The job that should be running, told apart from an older one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JobKey {
-    EngineMove { epoch: u64 },
-    Hint { epoch: u64 },
-    Review { epoch: u64 },
-    Analysis { epoch: u64, view_epoch: u64 },
+    EngineMove {
+        epoch: u64,
+    },
+    Hint {
+        epoch: u64,
+    },
+    Review {
+        epoch: u64,
+    },
+    /// The exercises of the learning started at `learn`.
+    Exercises {
+        epoch: u64,
+        learn: u64,
+    },
+    Analysis {
+        epoch: u64,
+        view_epoch: u64,
+    },
 }
 
 /// A job submitted to the worker.
@@ -79,7 +87,11 @@ impl Scheduler {
             return None;
         }
         let over = game.result().is_some();
-        let engine_moves = !over && game.view.is_none() && game.engine_to_move() && !game.paused;
+        let engine_moves = !over
+            && game.view.is_none()
+            && game.engine_to_move()
+            && !game.paused
+            && game.learn.is_none();
         let wanted = if engine_moves && (watched || game.settings.mode == Mode::Engine) {
             Some(JobKey::EngineMove { epoch: game.epoch })
         } else if !watched {
@@ -88,6 +100,11 @@ impl Scheduler {
             Some(JobKey::Hint { epoch: game.epoch })
         } else if game.review.as_ref().is_some_and(|r| !r.done) {
             Some(JobKey::Review { epoch: game.epoch })
+        } else if game.learn.as_ref().is_some_and(|l| l.exercises.is_none()) {
+            Some(JobKey::Exercises {
+                epoch: game.epoch,
+                learn: game.learn_epoch,
+            })
         } else if game.analysis && game.shown_position().game_over().is_none() {
             Some(JobKey::Analysis {
                 epoch: game.epoch,
@@ -228,6 +245,21 @@ impl Scheduler {
                     from,
                     go,
                     thresholds: THRESHOLDS,
+                    timeout: REVIEW_POSITION_TIMEOUT,
+                };
+                (full_strength(1), task, None)
+            }
+            JobKey::Exercises { learn, .. } => {
+                let task = Task::Exercises {
+                    learn,
+                    reviewed: game.review.as_ref().map_or(Vec::new(), |r| r.moves.clone()),
+                    side: game.learn.as_ref().and_then(|l| l.side),
+                    thresholds: THRESHOLDS,
+                    lowest: Mark::Mistake,
+                    go: Go {
+                        depth: Some(REVIEW_DEPTH),
+                        ..Go::default()
+                    },
                     timeout: REVIEW_POSITION_TIMEOUT,
                 };
                 (full_strength(1), task, None)

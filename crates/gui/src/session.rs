@@ -9,10 +9,13 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::broadcast;
 
+use tuzdyk_analysis::Exercise;
+use tuzdyk_db::Mistake;
 use tuzdyk_protocol::{EngineSpec, SearchReport};
 
 use crate::error::{GuiError, engine_text};
 use crate::game::{GameState, Handled, Hint};
+use crate::library::Library;
 use crate::limits::BROADCAST_BACKLOG;
 use crate::scheduler::{JobKey, Scheduler};
 use crate::snapshot;
@@ -37,11 +40,13 @@ pub struct Session {
     events: broadcast::Sender<Arc<str>>,
     /// Pages connected now, readable without the lock.
     watchers: AtomicUsize,
+    /// Where the exercises are saved and found mistakes counted.
+    library: Library,
 }
 
 impl Session {
     /// A new game with the start position, its engine started on demand.
-    pub fn new(id: String, spec: EngineSpec) -> Arc<Session> {
+    pub fn new(id: String, spec: EngineSpec, library: Library) -> Arc<Session> {
         Arc::new_cyclic(|weak: &Weak<Session>| {
             let weak = weak.clone();
             let notify: Notify = Arc::new(move |event| {
@@ -67,6 +72,7 @@ impl Session {
                 worker,
                 events: broadcast::channel(BROADCAST_BACKLOG).0,
                 watchers: AtomicUsize::new(0),
+                library,
             }
         })
     }
@@ -95,8 +101,24 @@ impl Session {
     /// [`GuiError`] for a command that cannot be carried out; the game is
     /// then unchanged.
     pub fn command(&self, command: Command) -> Result<Option<ServerMessage>, GuiError> {
+        self.apply(|game| game.handle(command, random_bit()))
+    }
+
+    /// Changes the game with `change` as a command would (a study opened, a
+    /// stored mistake set up).
+    ///
+    /// # Errors
+    /// `change`'s [`GuiError`]; the game is then unchanged.
+    pub fn apply(
+        &self,
+        change: impl FnOnce(&mut GameState) -> Result<Handled, GuiError>,
+    ) -> Result<Option<ServerMessage>, GuiError> {
         let mut inner = self.lock();
-        let handled = inner.game.handle(command, random_bit())?;
+        let handled = change(&mut inner.game)?;
+        if let Some(id) = inner.game.solved_mistake.take() {
+            self.library
+                .spawn(move |db| db.mark_mistake_solved(id).map_err(GuiError::database));
+        }
         match handled {
             Handled::Reply(view) => return Ok(Some(ServerMessage::Line(view))),
             Handled::Resumed => {
@@ -108,6 +130,11 @@ impl Session {
         }
         self.changed(&mut inner);
         Ok(None)
+    }
+
+    /// The game's start and moves (to save it as a study).
+    pub fn game(&self) -> tuzdyk_rules::Game {
+        self.lock().game.game.clone()
     }
 
     /// A page connects.
@@ -168,8 +195,8 @@ impl Session {
     }
 
     fn on_event(&self, event: WorkerEvent) {
-        let mut inner = self.lock();
-        let inner = &mut *inner;
+        let mut guard = self.lock();
+        let inner = &mut *guard;
         match event {
             WorkerEvent::Ready { name } => inner.game.engine_ready(name.as_deref()),
             WorkerEvent::Fault { error } => {
@@ -215,8 +242,56 @@ impl Session {
                 }
                 inner.game.review_done(rejected);
             }
+            WorkerEvent::Exercises {
+                job,
+                learn,
+                exercises,
+            } => {
+                if inner.scheduler.finished(job).is_none() {
+                    return;
+                }
+                let rows: Vec<Mistake> = exercises.iter().map(mistake_row).collect();
+                inner.game.exercises_made(learn, exercises);
+                self.changed(inner);
+                // Saved on this engine thread, the game's lock given back.
+                drop(guard);
+                self.save_mistakes(learn, rows);
+                return;
+            }
         }
         self.changed(inner);
+    }
+
+    /// Saves the exercises of the learning `learn` to the database's
+    /// mistakes (each position and move once), and keeps their rows to count
+    /// the ones found.
+    fn save_mistakes(&self, learn: u64, rows: Vec<Mistake>) {
+        let saved = self.library.blocking(move |db| {
+            let known = db.mistakes().map_err(GuiError::database)?;
+            rows.iter()
+                .map(|row| {
+                    let same = known
+                        .iter()
+                        .find(|k| k.position == row.position && k.played == row.played);
+                    match same {
+                        Some(known) => Ok(Some(known.id)),
+                        None if row.accepted.is_empty() => Ok(None),
+                        None => db.insert_mistake(row).map(Some).map_err(GuiError::database),
+                    }
+                })
+                .collect::<Result<Vec<_>, GuiError>>()
+        });
+        match saved {
+            Ok(ids) => {
+                let mut inner = self.lock();
+                if inner.game.learn_epoch == learn
+                    && let Some(learning) = inner.game.learn.as_mut()
+                {
+                    learning.ids = ids;
+                }
+            }
+            Err(error) => log::warn!("cannot save the exercises: {error}"),
+        }
     }
 
     fn search_done(&self, inner: &mut Inner, key: JobKey, report: &SearchReport, took: Duration) {
@@ -245,8 +320,22 @@ impl Session {
                     });
                 }
             }
-            JobKey::Review { .. } | JobKey::Analysis { .. } => {}
+            JobKey::Review { .. } | JobKey::Exercises { .. } | JobKey::Analysis { .. } => {}
         }
+    }
+}
+
+/// An exercise as the database keeps it.
+fn mistake_row(exercise: &Exercise) -> Mistake {
+    Mistake {
+        id: 0,
+        position: exercise.position,
+        played: exercise.played,
+        best: exercise.best.unwrap_or(exercise.played),
+        accepted: exercise.accepted(),
+        game_id: None,
+        ply: u32::try_from(exercise.ply).unwrap_or(u32::MAX),
+        solved: 0,
     }
 }
 

@@ -205,6 +205,7 @@ pub fn state(id: &str, state: &GameState, thinking: bool) -> State {
             failed: state.engine.failed,
         },
         engine_ms: state.engine_ms,
+        learn: state.learn.as_ref().map(|learn| learn.view()),
     }
 }
 

@@ -15,12 +15,12 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::GuiError;
-use crate::explorer;
 use crate::library::Library;
 use crate::limits::{MAX_CONNECTIONS, MAX_MESSAGE_BYTES};
 use crate::registry::{Registry, is_game_id};
 use crate::session::Session;
 use crate::wire::{Notice, Request, ServerMessage, StudyRequest, Text};
+use crate::{explorer, study};
 
 /// What the WebSocket handler shares: the games, the games database, and
 /// the pages connected.
@@ -107,7 +107,7 @@ async fn serve(mut socket: WebSocket, app: &App, asked: Option<&str>) {
 async fn answer(socket: &mut WebSocket, app: &App, session: &Session, text: &str) -> bool {
     let result = match Request::parse(text).map_err(|e| GuiError::Malformed(e.to_string())) {
         Ok(Request::Game(command)) => session.command(command),
-        Ok(Request::Study(request)) => study(app, request).await.map(Some),
+        Ok(Request::Study(request)) => study(app, session, request).await.map(Some),
         Err(error) => Err(error),
     };
     let reply = match result {
@@ -122,10 +122,26 @@ async fn answer(socket: &mut WebSocket, app: &App, session: &Session, text: &str
 }
 
 /// Answers a request to the games database.
-async fn study(app: &App, request: StudyRequest) -> Result<ServerMessage, GuiError> {
+async fn study(
+    app: &App,
+    session: &Session,
+    request: StudyRequest,
+) -> Result<ServerMessage, GuiError> {
+    let library = &app.library;
     match request {
-        StudyRequest::Explore { tfen } => explorer::explore(&app.library, tfen)
+        StudyRequest::Explore { tfen } => explorer::explore(library, tfen)
             .await
             .map(ServerMessage::Explorer),
+        StudyRequest::SaveStudy { name, comment } => study::save(library, session, name, comment)
+            .await
+            .map(ServerMessage::Studies),
+        StudyRequest::Studies => study::list(library, None).await.map(ServerMessage::Studies),
+        StudyRequest::OpenStudy { id } => study::open(library, session, id)
+            .await
+            .map(ServerMessage::Studies),
+        StudyRequest::Mistakes => study::mistakes(library).await.map(ServerMessage::Mistakes),
+        StudyRequest::OpenMistake { id } => study::open_mistake(library, session, id)
+            .await
+            .map(ServerMessage::Mistakes),
     }
 }

@@ -208,6 +208,21 @@ pub enum Command {
         ply: usize,
         moves: Vec<i64>,
     },
+    /// Learn from the reviewed game's mistakes: those of `side` (both
+    /// players' when `None`; against the engine, the person's).
+    Learn {
+        side: Option<SideName>,
+    },
+    /// An answer to the exercise shown: the mover's hole 1..9.
+    Answer {
+        hole: i64,
+    },
+    /// Give up on the exercise shown and see the engine's move.
+    ShowAnswer,
+    /// On to the next exercise (after the last: the summary).
+    NextExercise,
+    /// Stop learning.
+    StopLearning,
 }
 
 /// What a page asks of the games database; the game is untouched.
@@ -216,6 +231,16 @@ pub enum Command {
 pub enum StudyRequest {
     /// The moves played in this position (TFEN) in the database's games.
     Explore { tfen: String },
+    /// Save the game (its start and its moves) as a study.
+    SaveStudy { name: String, comment: String },
+    /// The saved studies.
+    Studies,
+    /// Set the game up from study `id`: its start, its moves played.
+    OpenStudy { id: i64 },
+    /// The mistakes saved to learn from.
+    Mistakes,
+    /// Set the position of stored mistake `id` up, to find a better move.
+    OpenMistake { id: i64 },
 }
 
 /// A page's message: a command to its game, or a request to the database.
@@ -253,6 +278,8 @@ pub enum ServerMessage {
     Notice(Notice),
     Line(LineView),
     Explorer(ExplorerView),
+    Studies(StudiesView),
+    Mistakes(MistakesView),
 }
 
 impl ServerMessage {
@@ -485,6 +512,8 @@ pub struct State {
     /// How long the engine took for its last move, in ms (from the job's
     /// start to `bestmove`), so that a page can tell its own time apart.
     pub engine_ms: Option<u64>,
+    /// "Learn from your mistakes", while it goes on.
+    pub learn: Option<LearnView>,
 }
 
 /// The analysis of the position shown, as it deepens.
@@ -556,4 +585,90 @@ pub struct ExplorerView {
     pub games: u64,
     /// Plies of each game the index holds: a later position has no entry.
     pub indexed_plies: usize,
+}
+
+/// An answer given to an exercise.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AnswerView {
+    /// The mover's hole number, 1..9.
+    pub hole: u32,
+    pub accepted: bool,
+    /// Its loss against the best move, in centistones, when known.
+    pub loss: Option<i32>,
+}
+
+/// The exercise shown: find a better move than the one played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExerciseView {
+    /// Moves of the game before it (the position shown).
+    pub ply: usize,
+    pub mover: SideName,
+    /// The hole played and what it lost (centistones, when known).
+    pub played: u32,
+    pub loss: Option<i32>,
+    /// `mistake` or `blunder` (`None` for a stored one).
+    pub mark: Option<&'static str>,
+    /// The last answer.
+    pub answer: Option<AnswerView>,
+    /// Found (an answer accepted) or given up: the engine's move and line
+    /// are then told.
+    pub solved: bool,
+    pub revealed: bool,
+    pub best: Option<u32>,
+    pub pv: Vec<u32>,
+}
+
+/// "Learn from your mistakes": where it stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LearnView {
+    /// Whose mistakes (`None`: both players').
+    pub side: Option<SideName>,
+    /// The exercises are still being made by the engine.
+    pub preparing: bool,
+    pub total: usize,
+    /// The exercise shown, 0-based; `total` at the summary.
+    pub index: usize,
+    /// Exercises solved without being shown the answer.
+    pub found: usize,
+    pub exercise: Option<ExerciseView>,
+    /// A mistake reopened from the database.
+    pub stored: bool,
+}
+
+/// A saved study, as listed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StudyView {
+    pub id: i64,
+    pub name: String,
+    pub comment: String,
+    /// When it was saved, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub created: String,
+    pub plies: usize,
+}
+
+/// The saved studies, the newest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StudiesView {
+    pub studies: Vec<StudyView>,
+    /// The study just saved or opened, if any.
+    pub current: Option<i64>,
+}
+
+/// A stored mistake, as listed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MistakeView {
+    pub id: i64,
+    pub tfen: String,
+    pub mover: SideName,
+    /// The hole played there.
+    pub played: u32,
+    pub ply: u32,
+    /// Times it was solved.
+    pub solved: u32,
+}
+
+/// The stored mistakes, the least solved first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MistakesView {
+    pub mistakes: Vec<MistakeView>,
 }

@@ -11,12 +11,14 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use tuzdyk_analysis::{AnalysisError, Rejected, ReviewEngine, ReviewedMove, review_game};
+use tuzdyk_analysis::{
+    AnalysisError, Exercise, Mark, Rejected, ReviewEngine, ReviewedMove, exercises, review_game,
+};
 use tuzdyk_protocol::client::position_line;
 use tuzdyk_protocol::{
     ClientError, EngineProcess, EngineSpec, Go, InfoLine, LineSender, SearchReport,
 };
-use tuzdyk_rules::{Game, Move, Position};
+use tuzdyk_rules::{Game, Move, Position, Side};
 
 use crate::limits::{ATTEMPTS, HANDSHAKE_TIMEOUT, STOP_GRACE};
 
@@ -38,6 +40,18 @@ pub enum Task {
         go: Go,
         /// Inaccuracy, mistake and blunder thresholds.
         thresholds: [i32; 3],
+        timeout: Duration,
+    },
+    /// Make the exercises of `reviewed` for `side` (both when `None`):
+    /// the moves marked `lowest` or worse, every legal move scored.
+    Exercises {
+        /// The learning they are for.
+        learn: u64,
+        reviewed: Vec<ReviewedMove>,
+        side: Option<Side>,
+        thresholds: [i32; 3],
+        lowest: Mark,
+        go: Go,
         timeout: Duration,
     },
 }
@@ -75,6 +89,11 @@ pub enum WorkerEvent {
     ReviewDone {
         job: u64,
         rejected: Option<Rejected>,
+    },
+    Exercises {
+        job: u64,
+        learn: u64,
+        exercises: Vec<Exercise>,
     },
     /// The engine failed and is being started again.
     Fault {
@@ -411,31 +430,74 @@ impl Runner {
                 thresholds,
                 timeout,
             } => {
-                let process = self.engine(&job.options)?;
-                let mut run = ReviewRun {
-                    process,
-                    shared: &shared,
-                    job: id,
-                    go,
-                    timeout: *timeout,
-                };
-                let result = review_game(&mut run, game, *from, *thresholds, |reviewed| {
-                    *from = reviewed.ply + 1;
-                    notify(WorkerEvent::Reviewed {
-                        job: id,
-                        reviewed: Box::new(reviewed),
-                    });
-                    Ok(())
-                });
-                let rejected = match result {
-                    Ok(()) => None,
-                    Err(AnalysisError::Rejected(rejected)) => Some(rejected),
-                    Err(AnalysisError::Engine(error)) => return Err(JobStop::Engine(error)),
-                    Err(AnalysisError::Stopped) => return Err(JobStop::Cancelled),
-                };
+                let result = self.analyse(id, &job.options, go, *timeout, |run| {
+                    review_game(run, game, *from, *thresholds, |reviewed| {
+                        *from = reviewed.ply + 1;
+                        notify(WorkerEvent::Reviewed {
+                            job: id,
+                            reviewed: Box::new(reviewed),
+                        });
+                        Ok(())
+                    })
+                })?;
+                let rejected = result.err();
                 notify(WorkerEvent::ReviewDone { job: id, rejected });
                 Ok(())
             }
+            Task::Exercises {
+                learn,
+                reviewed,
+                side,
+                thresholds,
+                lowest,
+                go,
+                timeout,
+            } => {
+                let result = self.analyse(id, &job.options, go, *timeout, |run| {
+                    exercises(run, reviewed, *side, *thresholds, *lowest)
+                })?;
+                // A position the engine refused makes no exercise.
+                let made = result.unwrap_or_else(|rejected| {
+                    log::warn!("exercises: {rejected:?}");
+                    Vec::new()
+                });
+                notify(WorkerEvent::Exercises {
+                    job: id,
+                    learn: *learn,
+                    exercises: made,
+                });
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Runner {
+    /// Runs `work` on the engine set up with `options`, each position
+    /// searched with `go` as job `id`: a position the engine rejected is
+    /// the inner error; an engine failure or a stop ends the job.
+    fn analyse<T>(
+        &mut self,
+        id: u64,
+        options: &[(String, String)],
+        go: &Go,
+        timeout: Duration,
+        work: impl FnOnce(&mut ReviewRun<'_>) -> Result<T, AnalysisError>,
+    ) -> Result<Result<T, Rejected>, JobStop> {
+        let shared = Arc::clone(&self.shared);
+        let process = self.engine(options)?;
+        let mut run = ReviewRun {
+            process,
+            shared: &shared,
+            job: id,
+            go,
+            timeout,
+        };
+        match work(&mut run) {
+            Ok(done) => Ok(Ok(done)),
+            Err(AnalysisError::Rejected(rejected)) => Ok(Err(rejected)),
+            Err(AnalysisError::Engine(error)) => Err(JobStop::Engine(error)),
+            Err(AnalysisError::Stopped) => Err(JobStop::Cancelled),
         }
     }
 }
