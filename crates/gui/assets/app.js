@@ -9,6 +9,7 @@ import { CONFIG } from "./config.js";
 import { TABLES, language, preferredLanguage, setLanguage, t, translateTree } from "./i18n.js";
 import { bindBoard } from "./input.js";
 import { Connection } from "./net.js";
+import { startPuzzles } from "./puzzles.js";
 import { invalidate, renderPage, rowToMove, strengthOptions } from "./render.js";
 import { renderRules } from "./rules.js";
 import { Sound } from "./sound.js";
@@ -31,6 +32,19 @@ const sower = new Sower({
 });
 let freshConnection = false;
 let resignArmed = null;
+// The puzzle page, with its own board; "Analyse this position" sets the
+// puzzle's position up on the play page.
+const puzzles = startPuzzles({
+  send: (message) => connection.send(message),
+  speed: () => model.animation,
+  sound,
+  prefs: S.prefs,
+  page: () => model.page,
+  analyse: (tfen) => {
+    location.hash = "#play";
+    send({ cmd: "setup", tfen });
+  },
+});
 
 // ---- rendering ----
 
@@ -83,6 +97,7 @@ const connection = new Connection({
     freshConnection = status === "connected";
     // An answer on the way may have been lost with the connection.
     if (freshConnection) S.askedExplorer(model, null);
+    if (freshConnection) puzzles.connected();
     update();
   },
   onMessage: receive,
@@ -102,6 +117,10 @@ function receive(message) {
       S.receiveLines(model, message);
       break;
     case "error":
+      if (puzzles.expectsAnswer()) {
+        puzzles.error(message);
+        break;
+      }
       if (model.sent) sower.reset(model.server);
       S.receiveError(model, message);
       break;
@@ -110,6 +129,9 @@ function receive(message) {
       break;
     case "explorer":
       S.receiveExplorer(model, message);
+      break;
+    case "puzzle":
+      puzzles.receive(message);
       break;
     case "line":
       if (lineAsked && message.steps.length) {
@@ -447,6 +469,7 @@ function translatePage() {
   $("level-note").textContent = t("level_note", { max: CONFIG.levels.length });
   if (resignArmed === null) $("resign").textContent = t("resign");
   if (model.page === "rules") renderRules($("rules-page"));
+  puzzles.translate();
   invalidate();
   update();
 }
@@ -458,10 +481,13 @@ on("language", "change", () => {
 });
 
 function showPage() {
-  model.page = location.hash === "#rules" ? "rules" : "play";
+  model.page = { "#rules": "rules", "#puzzles": "puzzles" }[location.hash] ?? "play";
   $("play-page").hidden = model.page !== "play";
   $("rules-page").hidden = model.page !== "rules";
+  $("puzzles-page").hidden = model.page !== "puzzles";
   if (model.page === "rules") renderRules($("rules-page"));
+  if (model.page === "puzzles" && model.connection === "connected") puzzles.show();
+  puzzles.update();
   update();
 }
 window.addEventListener("hashchange", showPage);

@@ -52,6 +52,14 @@ pub enum GuiError {
     /// The games database cannot be opened or read (its own message).
     #[error("the games database: {0}")]
     Database(String),
+    #[error("no puzzle is open")]
+    NoPuzzle,
+    #[error("there is no puzzle {0} (open)")]
+    NoSuchPuzzle(i64),
+    #[error("the puzzle is over: take the next one")]
+    PuzzleOver,
+    #[error("unknown puzzle theme '{0}'")]
+    Theme(String),
 }
 
 /// Why a move of an engine line cannot be shown.
@@ -87,6 +95,10 @@ impl GuiError {
             GuiError::Malformed(_) => "malformed",
             GuiError::TooManyGames(_) => "too_many_games",
             GuiError::Database(_) => "database",
+            GuiError::NoPuzzle => "no_puzzle",
+            GuiError::NoSuchPuzzle(_) => "no_such_puzzle",
+            GuiError::PuzzleOver => "puzzle_over",
+            GuiError::Theme(_) => "bad_theme",
         }
     }
 
@@ -118,6 +130,10 @@ impl GuiError {
             "bad_line" => "err_bad_line",
             "too_many_games" => "err_too_many_games",
             "database" => "err_database",
+            "no_puzzle" => "err_no_puzzle",
+            "no_such_puzzle" => "err_no_such_puzzle",
+            "puzzle_over" => "err_puzzle_over",
+            "bad_theme" => "err_bad_theme",
             _ => "err_malformed",
         };
         let text = Text::new(key);
@@ -155,6 +171,9 @@ impl GuiError {
                 text.with("detail", excerpt(detail))
             }
             GuiError::TooManyGames(limit) => text.with("limit", *limit),
+            GuiError::NoSuchPuzzle(id) => text.with("id", *id),
+            GuiError::Theme(theme) => text.with("theme", excerpt(theme)),
+            GuiError::NoPuzzle | GuiError::PuzzleOver => text,
             GuiError::NotYourTurn
             | GuiError::Viewing
             | GuiError::NothingToUndo

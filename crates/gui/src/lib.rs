@@ -16,6 +16,7 @@
 //! - [`registry`]: the games by id; [`socket`]: one page's WebSocket;
 //! - [`library`]: the games database, opened on first use;
 //!   [`explorer`]: the moves played in a position, from it;
+//!   [`puzzles`]: the puzzle mode, a page's puzzle checked and rated;
 //! - [`examples`]: the rules page's diagrams, played by the rules;
 //! - [`assets`]: the page's files; [`guard`]: the Host and Origin checks;
 //!   [`server`]: the routes.
@@ -29,6 +30,7 @@ pub mod game;
 pub mod guard;
 pub mod library;
 pub mod limits;
+pub mod puzzles;
 pub mod registry;
 pub mod scheduler;
 pub mod server;
