@@ -236,7 +236,12 @@ pub async fn next(
 /// [`GuiError::NoSuchPuzzle`], the database's error.
 pub async fn open(library: &Library, seat: &mut Seat, id: i64) -> Result<PuzzleView, GuiError> {
     let (solver, puzzle) = library
-        .run(move |db| Ok((db.solver().map_err(db_error)?, db.puzzle(id).map_err(db_error)?)))
+        .run(move |db| {
+            Ok((
+                db.solver().map_err(db_error)?,
+                db.puzzle(id).map_err(db_error)?,
+            ))
+        })
         .await?;
     let puzzle = puzzle.ok_or(GuiError::NoSuchPuzzle(id))?;
     seat.solver = Some(rating_view(solver));
@@ -405,7 +410,11 @@ fn choose(
             if others && Some(puzzle.id) == current {
                 continue;
             }
-            let last = db.attempts(puzzle.id).map_err(db_error)?.last().map(|a| a.id);
+            let last = db
+                .attempts(puzzle.id)
+                .map_err(db_error)?
+                .last()
+                .map(|a| a.id);
             let distance = (puzzle.rating - rating).abs();
             let better = best
                 .as_ref()
