@@ -590,43 +590,6 @@ fn the_explorer_answers_from_the_database() {
     let _ = std::fs::remove_dir_all(&folder);
 }
 
-/// A database in a temporary folder holding three puzzles cut from a real
-/// game (tests/data/playok-games.pgn, its first game): the position after
-/// `ply` moves and the moves played from there as the solution. Returns
-/// the path and the puzzles as inserted.
-fn puzzle_database(name: &str) -> (std::path::PathBuf, Vec<tuzdyk_db::Puzzle>) {
-    let folder = std::env::temp_dir().join(format!("tuzdyk-gui-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    let path = folder.join("games.sqlite");
-    let text = std::fs::read_to_string("tests/data/playok-games.pgn").unwrap();
-    let game = record::parse_games(&text)
-        .remove(0)
-        .expect("the first game reads");
-    let db = tuzdyk_db::Database::open(&path).expect("a database");
-    let mut puzzles = Vec::new();
-    for (ply, length, rating, themes) in [
-        (10, 3, 1500.0, "even_capture"),
-        (21, 1, 1560.0, "tuzdik even_capture"),
-        (30, 3, 1440.0, "endgame_sweep"),
-    ] {
-        let mut puzzle = tuzdyk_db::Puzzle {
-            id: 0,
-            position: game.game.position_at(ply),
-            solution: game.game.moves()[ply..ply + length].to_vec(),
-            themes: themes.split(' ').map(str::to_string).collect(),
-            rating,
-            deviation: 200.0,
-            volatility: 0.06,
-            attempts: 0,
-            source: None,
-        };
-        puzzle.id = db.insert_puzzle(&puzzle).expect("a puzzle");
-        puzzles.push(puzzle);
-    }
-    (path, puzzles)
-}
-
 /// The puzzle answer to a request.
 fn puzzle_answer(client: &mut Client, request: Value) -> Value {
     client.send(request);
@@ -649,7 +612,7 @@ fn close(a: &Value, b: f64) -> bool {
 
 #[test]
 fn a_puzzle_is_solved_another_failed_and_both_rated_as_glicko_computes() {
-    let (path, puzzles) = puzzle_database("puzzles");
+    let (path, puzzles) = gui_support::puzzle_database("puzzles");
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let mut client = Client::connect(&server, None);
     // Nothing open yet: a move or a hint is refused.
