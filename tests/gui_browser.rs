@@ -1184,6 +1184,10 @@ async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
     }
     puzzle_settled(&browser, "solved").await;
     assert_eq!(browser.text("#puzzle-status").await, "Solved!");
+    let lit = browser
+        .eval("document.querySelectorAll('#puzzle-board .lit').length")
+        .await;
+    assert_eq!(lit, 0, "a board lit after the end");
     let solved = puzzle_rating(&browser).await;
     assert!(solved > rating, "{solved} after a solve from {rating}");
     let result = browser.text("#puzzle-result").await;

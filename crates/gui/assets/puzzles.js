@@ -129,6 +129,8 @@ export function renderPuzzles(model, board, busy, page) {
   if (shown) {
     const taking = accepting(model, busy);
     board.orient(sideOf(model));
+    // The side to move lit while the puzzle goes on; nothing once it is over.
+    board.light(playing(model) || busy ? shown.board.to_move : null);
     board.mark("playable", taking ? shown.previews.map((p) => p.origin) : []);
     board.mark("pressed", [model.pressed]);
     board.mark("hover", model.pressed === null ? [model.hover] : []);
