@@ -695,7 +695,7 @@ fn a_puzzle_is_solved_another_failed_and_both_rated_as_glicko_computes() {
     let steps = view["puzzle"]["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 2, "my move and the reply: {view}");
     assert_eq!(steps[1]["last"]["hole"], first.solution[1].number());
-    let mut after = first.position.clone();
+    let mut after = first.position;
     after.play(first.solution[0]);
     after.play(first.solution[1]);
     assert_eq!(steps[1]["board"], json!(tuzdyk_gui::convert::board(&after)));

@@ -1245,7 +1245,7 @@ async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
         browser.number("puzzlePly").await as usize,
         puzzle.solution.len()
     );
-    let mut end = puzzle.position.clone();
+    let mut end = puzzle.position;
     for &mv in &puzzle.solution {
         end.play(mv);
     }

@@ -91,7 +91,7 @@ fn rating_view(s: SolverRating) -> RatingView {
 
 /// The position reached by `mv` from `before` (checked legal).
 fn step(open: &mut Open, mv: Move, shown: bool) -> PuzzleStep {
-    let before = open.position.clone();
+    let before = open.position;
     let last = LastMove {
         preview: preview(&before, &before.preview_move(mv)),
         mover: before.side_to_move().into(),
@@ -169,7 +169,7 @@ impl Seat {
     fn open(&mut self, puzzle: Puzzle) -> PuzzleView {
         self.lines += 1;
         let open = Open {
-            position: puzzle.position.clone(),
+            position: puzzle.position,
             puzzle,
             line: self.lines,
             ply: 0,
@@ -283,7 +283,7 @@ pub async fn play(
             open.status = Status::Solved;
         }
     } else {
-        let before = (open.position.clone(), open.ply);
+        let before = (open.position, open.ply);
         open.wrong = Some(mv);
         steps.push(step(&mut open, mv, false));
         // Back to the position before the wrong move, on a new line.
