@@ -7,7 +7,7 @@
 import { BoardView, SIDES } from "./board.js";
 import { CONFIG } from "./config.js";
 import { TABLES, language, preferredLanguage, setLanguage, t, translateTree } from "./i18n.js";
-import { bindBoard } from "./input.js";
+import { bindBoard, pointerIntents } from "./input.js";
 import { Connection } from "./net.js";
 import { startPuzzles } from "./puzzles.js";
 import { invalidate, renderPage, rowToMove, strengthOptions } from "./render.js";
@@ -208,24 +208,7 @@ bindBoard($("board"), {
   pressable,
   refuse,
   play,
-  press: (index) => {
-    model.pressed = index;
-    if (index !== null) model.explain = null;
-    update();
-  },
-  hover: (index) => {
-    model.hover = index;
-    update();
-  },
-  focus: (index) => {
-    model.focus = index;
-    if (index !== null && document.activeElement !== board.element(index)) board.element(index).focus();
-    update();
-  },
-  cancel: () => {
-    model.pressed = null;
-    update();
-  },
+  ...pointerIntents(model, board, update),
   row: () => rowToMove(model, board),
 });
 

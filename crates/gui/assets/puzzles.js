@@ -8,7 +8,7 @@
 
 import { BoardView, SIDES } from "./board.js";
 import { render as renderText, t } from "./i18n.js";
-import { bindBoard } from "./input.js";
+import { bindBoard, pointerIntents } from "./input.js";
 import { Sower } from "./sowing.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,6 +33,7 @@ export function createPuzzleModel(theme) {
     explain: null,
     pressed: null,
     hover: null,
+    focus: null,
     waiting: false, // a jump back waits for its pause
     stale: false, // the connection was lost: the server no longer has it
   };
@@ -134,7 +135,8 @@ export function renderPuzzles(model, board, busy, page) {
     board.mark("playable", taking ? shown.previews.map((p) => p.origin) : []);
     board.mark("pressed", [model.pressed]);
     board.mark("hover", model.pressed === null ? [model.hover] : []);
-    const preview = taking ? shown.previews.find((p) => p.origin === (model.pressed ?? model.hover)) : null;
+    board.mark("focus", [model.focus]);
+    const preview = taking ? shown.previews.find((p) => p.origin === (model.pressed ?? model.focus ?? model.hover)) : null;
     board.showPath(preview ?? null);
     const last = !preview && shown.last && !busy ? shown.last : null;
     board.mark("last-from", last ? [last.origin] : []);
@@ -262,24 +264,7 @@ export function startPuzzles({ send, speed, sound, prefs, analyse, page }) {
     pressable,
     refuse,
     play,
-    press: (index) => {
-      model.pressed = index;
-      if (index !== null) model.explain = null;
-      update();
-    },
-    hover: (index) => {
-      model.hover = index;
-      update();
-    },
-    focus: (index) => {
-      model.hover = index;
-      if (index !== null && document.activeElement !== board.element(index)) board.element(index).focus();
-      update();
-    },
-    cancel: () => {
-      model.pressed = null;
-      update();
-    },
+    ...pointerIntents(model, board, update),
     row: () => board.visualOrder(model.shown && model.shown.board.to_move !== sideOf(model) ? "top" : "bottom"),
   });
 
