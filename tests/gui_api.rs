@@ -881,3 +881,233 @@ fn studies_are_saved_and_opened_again() {
     );
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+/// The puzzle answer to a request.
+fn puzzle_answer(client: &mut Client, request: Value) -> Value {
+    client.send(request);
+    client.wait_for("a puzzle", |m| {
+        m["type"] == "puzzle" || m["type"] == "error"
+    })
+}
+
+fn glicko(rating: f64, deviation: f64, volatility: f64) -> tuzdyk_analysis::glicko::Rating {
+    tuzdyk_analysis::glicko::Rating {
+        rating,
+        deviation,
+        volatility,
+    }
+}
+
+fn close(a: &Value, b: f64) -> bool {
+    a.as_f64().is_some_and(|a| (a - b).abs() < 1e-6)
+}
+
+#[test]
+fn a_puzzle_is_solved_another_failed_and_both_rated_as_glicko_computes() {
+    let (path, puzzles) = gui_support::puzzle_database("puzzles");
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let mut client = Client::connect(&server, None);
+    // Nothing open yet: a move or a hint is refused.
+    let refused = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_move", "id": puzzles[0].id, "hole": 1}),
+    );
+    assert_eq!(refused["code"], "no_puzzle", "{refused}");
+    let refused = puzzle_answer(&mut client, json!({"study": "puzzle_open", "id": 999}));
+    assert_eq!(refused["code"], "no_such_puzzle", "{refused}");
+    let refused = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_next", "theme": "gambit"}),
+    );
+    assert_eq!(refused["code"], "bad_theme", "{refused}");
+
+    // The nearest to the solver's 1500, unplayed.
+    let view = puzzle_answer(&mut client, json!({"study": "puzzle_next", "theme": null}));
+    let first = &puzzles[0];
+    assert_eq!(view["type"], "puzzle", "{view}");
+    assert_eq!(view["solver"]["rating"], 1500.0, "{view}");
+    let open = &view["puzzle"];
+    assert_eq!(open["id"], first.id, "{view}");
+    assert_eq!(open["status"], "playing");
+    assert_eq!(open["solver_moves"], 2);
+    assert_eq!(
+        open["side"],
+        json!(tuzdyk_gui::wire::SideName::from(
+            first.position.side_to_move()
+        ))
+    );
+    assert!(
+        open["rating"].is_null(),
+        "the rating is hidden until the end: {view}"
+    );
+    assert_eq!(open["tfen"], tfen::write(&first.position));
+    let step = &open["steps"][0];
+    assert_eq!(
+        step["board"],
+        json!(tuzdyk_gui::convert::board(&first.position))
+    );
+    check_previews(&json!({"tfen": open["tfen"], "previews": step["previews"]}));
+
+    // Refused moves change nothing.
+    let id = first.id;
+    let bad = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_move", "id": id, "hole": 10}),
+    );
+    assert_eq!(bad["code"], "no_such_hole", "{bad}");
+    let bad = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_move", "id": id + 1, "hole": 1}),
+    );
+    assert_eq!(bad["code"], "no_such_puzzle", "{bad}");
+    let empty = (1..=9)
+        .find(|&n| !first.position.is_legal(Move::from_number(n).unwrap()))
+        .map(|n| json!({"study": "puzzle_move", "id": id, "hole": n}));
+    if let Some(request) = empty {
+        let bad = puzzle_answer(&mut client, request);
+        assert!(
+            ["empty_hole", "opponents_tuzdik"].contains(&bad["code"].as_str().unwrap()),
+            "{bad}"
+        );
+    }
+    // A hint names the solution's move and fails nothing.
+    let hinted = puzzle_answer(&mut client, json!({"study": "puzzle_hint", "id": id}));
+    assert_eq!(
+        hinted["puzzle"]["hint"],
+        first.solution[0].number(),
+        "{hinted}"
+    );
+    assert_eq!(hinted["puzzle"]["status"], "playing");
+
+    // The solution: the reply is played, then the last move solves it.
+    let view = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_move", "id": id, "hole": first.solution[0].number()}),
+    );
+    let steps = view["puzzle"]["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2, "my move and the reply: {view}");
+    assert_eq!(steps[1]["last"]["hole"], first.solution[1].number());
+    let mut after = first.position;
+    after.play(first.solution[0]);
+    after.play(first.solution[1]);
+    assert_eq!(steps[1]["board"], json!(tuzdyk_gui::convert::board(&after)));
+    assert_eq!(view["puzzle"]["status"], "playing");
+    let view = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_move", "id": id, "hole": first.solution[2].number()}),
+    );
+    assert_eq!(view["puzzle"]["status"], "solved", "{view}");
+    let solver0 = glicko(1500.0, 350.0, 0.06);
+    let (solver1, rated) =
+        tuzdyk_analysis::glicko::Rating::attempt(solver0, glicko(1500.0, 200.0, 0.06), true);
+    assert!(
+        close(&view["solver"]["rating"], solver1.rating),
+        "{view} against {solver1:?}"
+    );
+    assert!(
+        close(&view["puzzle"]["change"], solver1.rating - 1500.0),
+        "{view}"
+    );
+    assert!(close(&view["puzzle"]["rating"], rated.rating), "{view}");
+    assert!(solver1.rating > 1500.0);
+    let over = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_move", "id": id, "hole": 1}),
+    );
+    assert_eq!(over["code"], "puzzle_over", "{over}");
+
+    // The next one: a wrong move fails it, and the solution is shown.
+    let view = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_next", "theme": "even_capture"}),
+    );
+    let second = &puzzles[1];
+    assert_eq!(
+        view["puzzle"]["id"], second.id,
+        "the other puzzle of the theme: {view}"
+    );
+    let wrong = second
+        .position
+        .legal_moves()
+        .find(|&mv| mv != second.solution[0])
+        .expect("another legal move");
+    let view = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_move", "id": second.id, "hole": wrong.number()}),
+    );
+    let open = &view["puzzle"];
+    assert_eq!(open["status"], "failed", "{view}");
+    assert_eq!(open["wrong"], wrong.number());
+    let steps = open["steps"].as_array().unwrap();
+    assert_eq!(
+        steps.len(),
+        3,
+        "the wrong move, back, the right one: {view}"
+    );
+    assert_eq!(steps[0]["last"]["hole"], wrong.number());
+    assert_ne!(steps[1]["line"], steps[0]["line"], "the board jumps back");
+    assert_eq!(
+        steps[1]["board"],
+        json!(tuzdyk_gui::convert::board(&second.position))
+    );
+    assert_eq!(steps[2]["last"]["hole"], second.solution[0].number());
+    let (solver2, rated2) =
+        tuzdyk_analysis::glicko::Rating::attempt(solver1, glicko(1560.0, 200.0, 0.06), false);
+    assert!(
+        close(&view["solver"]["rating"], solver2.rating),
+        "{view} against {solver2:?}"
+    );
+    assert!(solver2.rating < solver1.rating);
+
+    // The database has both attempts and the new ratings.
+    let db = tuzdyk_db::Database::open(&path).expect("the database");
+    let solved = db.attempts(first.id).unwrap();
+    assert_eq!(solved.len(), 1);
+    assert!(solved[0].solved);
+    assert_eq!(solved[0].moves, vec![first.solution[0], first.solution[2]]);
+    let failed = db.attempts(second.id).unwrap();
+    assert_eq!(failed.len(), 1);
+    assert!(!failed[0].solved);
+    assert_eq!(failed[0].moves, vec![wrong]);
+    let stored = db.puzzle(second.id).unwrap().unwrap();
+    assert!((stored.rating - rated2.rating).abs() < 1e-6, "{stored:?}");
+    assert_eq!(stored.attempts, 1);
+    let solver = db.solver().unwrap();
+    assert!((solver.rating - solver2.rating).abs() < 1e-6, "{solver:?}");
+    drop(db);
+
+    // "View the solution" fails the third, and is recorded.
+    let view = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_next", "theme": "endgame_sweep"}),
+    );
+    let third = &puzzles[2];
+    assert_eq!(view["puzzle"]["id"], third.id, "{view}");
+    let view = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_solution", "id": third.id}),
+    );
+    assert_eq!(view["puzzle"]["status"], "failed", "{view}");
+    assert_eq!(
+        view["puzzle"]["steps"].as_array().unwrap().len(),
+        3,
+        "{view}"
+    );
+    let db = tuzdyk_db::Database::open(&path).expect("the database");
+    assert_eq!(db.attempts(third.id).unwrap().len(), 1);
+}
+
+#[test]
+fn an_empty_puzzle_database_says_how_to_make_puzzles() {
+    let folder = std::env::temp_dir().join(format!("tuzdyk-gui-no-puzzles-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("games.sqlite");
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let mut client = Client::connect(&server, None);
+    let view = puzzle_answer(&mut client, json!({"study": "puzzle_next", "theme": null}));
+    assert!(view["puzzle"].is_null(), "{view}");
+    assert_eq!(view["empty"]["key"], "puzzles_empty", "{view}");
+    let refused = puzzle_answer(&mut client, json!({"study": "puzzle_hint", "id": 1}));
+    assert_eq!(refused["code"], "no_puzzle", "{refused}");
+}

@@ -1445,3 +1445,174 @@ fn browser_learn_from_mistakes_after_a_review() {
         learn_from_mistakes(Viewport::Phone).await;
     });
 }
+
+/// A tap or a click on the element `css`, where a person's finger or
+/// mouse goes.
+async fn tap(browser: &Browser, viewport: Viewport, css: &str) {
+    if viewport == Viewport::Phone {
+        let at = browser.centre(css).await;
+        browser.touch("touchStart", Some(at));
+        browser.touch("touchEnd", None);
+        return;
+    }
+    browser.click(css).await;
+}
+
+/// The puzzle page settled: a puzzle open, nothing sown or asked.
+async fn puzzle_settled(browser: &Browser, status: &str) {
+    browser
+        .wait(
+            &format!("the puzzle {status}"),
+            &format!("document.body.dataset.puzzle === '{status}' && document.body.dataset.puzzleBusy === '0'"),
+        )
+        .await;
+}
+
+async fn puzzle_rating(browser: &Browser) -> f64 {
+    browser
+        .body("puzzleRating")
+        .await
+        .parse()
+        .expect("the solver's rating")
+}
+
+/// Solves one puzzle by clicking the right holes, then fails the next with
+/// a wrong one, as a person does on the puzzle page.
+async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
+    let (path, puzzles) = gui_support::puzzle_database(name);
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let browser = Browser::start(name, viewport).await;
+    browser
+        .client
+        .goto(&format!("{}#puzzles", server.url))
+        .await
+        .expect("the page loads");
+    puzzle_settled(&browser, "playing").await;
+    let widths: Vec<u64> = serde_json::from_value(
+        browser
+            .eval("[document.documentElement.scrollWidth, window.innerWidth]")
+            .await,
+    )
+    .unwrap();
+    assert!(
+        widths[0] <= widths[1],
+        "the page is wider than its viewport: {widths:?}"
+    );
+    let status = browser.text("#puzzle-status").await;
+    assert!(status.ends_with("find the best move."), "{status}");
+    let rating = puzzle_rating(&browser).await;
+    assert_eq!(rating, 1500.0);
+
+    let id = browser.number("puzzleId").await as i64;
+    let puzzle = puzzles
+        .iter()
+        .find(|p| p.id == id)
+        .expect("a puzzle of the database");
+    let side = puzzle.position.side_to_move();
+    for (k, mv) in puzzle.solution.iter().enumerate().step_by(2) {
+        browser
+            .wait(
+                "the solver's turn",
+                &format!("document.body.dataset.puzzlePly === '{k}' && document.body.dataset.puzzleBusy === '0'"),
+            )
+            .await;
+        let index = side.index() * 9 + mv.index();
+        tap(
+            &browser,
+            viewport,
+            &format!("#puzzle-board .hole[data-index='{index}']"),
+        )
+        .await;
+    }
+    puzzle_settled(&browser, "solved").await;
+    assert_eq!(browser.text("#puzzle-status").await, "Solved!");
+    let lit = browser
+        .eval("document.querySelectorAll('#puzzle-board .lit').length")
+        .await;
+    assert_eq!(lit, 0, "a board lit after the end");
+    let solved = puzzle_rating(&browser).await;
+    assert!(solved > rating, "{solved} after a solve from {rating}");
+    let result = browser.text("#puzzle-result").await;
+    assert!(
+        result.contains(&format!("+{}", (solved - rating).round())),
+        "{result}"
+    );
+    if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+        browser
+            .screenshot(&format!("{dir}/{name}-solved.png"))
+            .await;
+    }
+
+    browser.click("#puzzle-next").await;
+    browser
+        .wait(
+            "the next puzzle",
+            &format!("document.body.dataset.puzzleId !== '{id}' && document.body.dataset.puzzle === 'playing' && document.body.dataset.puzzleBusy === '0'"),
+        )
+        .await;
+    let id = browser.number("puzzleId").await as i64;
+    let puzzle = puzzles
+        .iter()
+        .find(|p| p.id == id)
+        .expect("a puzzle of the database");
+    if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+        browser.screenshot(&format!("{dir}/{name}.png")).await;
+    }
+    let wrong = puzzle
+        .position
+        .legal_moves()
+        .find(|&mv| mv != puzzle.solution[0])
+        .expect("a wrong move");
+    let side = puzzle.position.side_to_move();
+    tap(
+        &browser,
+        viewport,
+        &format!(
+            "#puzzle-board .hole[data-index='{}']",
+            side.index() * 9 + wrong.index()
+        ),
+    )
+    .await;
+    puzzle_settled(&browser, "failed").await;
+    let status = browser.text("#puzzle-status").await;
+    assert_eq!(
+        status,
+        format!(
+            "Failed: hole {} is not the move. Here is the solution.",
+            wrong.number()
+        )
+    );
+    // The board shows the solution played out, its last move marked.
+    assert_eq!(
+        browser.number("puzzlePly").await as usize,
+        puzzle.solution.len()
+    );
+    let mut end = puzzle.position;
+    for &mv in &puzzle.solution {
+        end.play(mv);
+    }
+    let holes: Vec<u8> = serde_json::from_value(
+        browser
+            .eval("[...document.querySelectorAll('#puzzle-board .hole')].sort((a, b) => a.dataset.index - b.dataset.index).map((h) => Number(h.dataset.count))")
+            .await,
+    )
+    .unwrap();
+    assert_eq!(holes, tuzdyk_gui::convert::board(&end).holes.to_vec());
+    let failed = puzzle_rating(&browser).await;
+    assert!(failed < solved, "{failed} after a failure from {solved}");
+    if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+        browser
+            .screenshot(&format!("{dir}/{name}-failed.png"))
+            .await;
+    }
+    browser.assert_no_console_errors();
+    let _ = browser.client.clone().close().await;
+}
+
+#[test]
+fn browser_a_puzzle_solved_and_one_failed() {
+    runtime().block_on(async {
+        a_puzzle_solved_and_one_failed(Viewport::Desktop, "puzzles-desktop").await;
+        a_puzzle_solved_and_one_failed(Viewport::Phone, "puzzles-phone").await;
+    });
+}

@@ -231,3 +231,40 @@ pub fn first_message(server: &Server) -> Value {
     let message = socket.read().expect("a first message");
     serde_json::from_str(message.to_text().expect("text")).expect("JSON")
 }
+
+/// A database in a temporary folder holding three puzzles cut from a real
+/// game (tests/data/playok-games.pgn, its first game): the position after
+/// `ply` moves and the moves played from there as the solution. Returns
+/// the path and the puzzles as inserted.
+pub fn puzzle_database(name: &str) -> (std::path::PathBuf, Vec<tuzdyk_db::Puzzle>) {
+    let folder = std::env::temp_dir().join(format!("tuzdyk-gui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("games.sqlite");
+    let text = std::fs::read_to_string("tests/data/playok-games.pgn").unwrap();
+    let game = tuzdyk_notation::record::parse_games(&text)
+        .remove(0)
+        .expect("the first game reads");
+    let db = tuzdyk_db::Database::open(&path).expect("a database");
+    let mut puzzles = Vec::new();
+    for (ply, length, rating, themes) in [
+        (10, 3, 1500.0, "even_capture"),
+        (21, 1, 1560.0, "tuzdik even_capture"),
+        (30, 3, 1440.0, "endgame_sweep"),
+    ] {
+        let mut puzzle = tuzdyk_db::Puzzle {
+            id: 0,
+            position: game.game.position_at(ply),
+            solution: game.game.moves()[ply..ply + length].to_vec(),
+            themes: themes.split(' ').map(str::to_string).collect(),
+            rating,
+            deviation: 200.0,
+            volatility: 0.06,
+            attempts: 0,
+            source: None,
+        };
+        puzzle.id = db.insert_puzzle(&puzzle).expect("a puzzle");
+        puzzles.push(puzzle);
+    }
+    (path, puzzles)
+}

@@ -7,8 +7,9 @@
 import { BoardView, SIDES } from "./board.js";
 import { CONFIG } from "./config.js";
 import { TABLES, language, preferredLanguage, setLanguage, t, translateTree } from "./i18n.js";
-import { bindBoard } from "./input.js";
+import { bindBoard, pointerIntents } from "./input.js";
 import { Connection } from "./net.js";
+import { startPuzzles } from "./puzzles.js";
 import { invalidate, renderPage, rowToMove, strengthOptions } from "./render.js";
 import { renderRules } from "./rules.js";
 import { Sound } from "./sound.js";
@@ -31,6 +32,19 @@ const sower = new Sower({
 });
 let freshConnection = false;
 let resignArmed = null;
+// The puzzle page, with its own board; "Analyse this position" sets the
+// puzzle's position up on the play page.
+const puzzles = startPuzzles({
+  send: (message) => connection.send(message),
+  speed: () => model.animation,
+  sound,
+  prefs: S.prefs,
+  page: () => model.page,
+  analyse: (tfen) => {
+    location.hash = "#play";
+    send({ cmd: "setup", tfen });
+  },
+});
 
 // ---- rendering ----
 
@@ -83,6 +97,7 @@ const connection = new Connection({
     freshConnection = status === "connected";
     // An answer on the way may have been lost with the connection.
     if (freshConnection) S.askedExplorer(model, null);
+    if (freshConnection) puzzles.connected();
     update();
   },
   onMessage: receive,
@@ -104,6 +119,10 @@ function receive(message) {
       break;
     case "error":
       studySaving = false;
+      if (puzzles.expectsAnswer()) {
+        puzzles.error(message);
+        break;
+      }
       if (model.sent) sower.reset(model.server);
       S.receiveError(model, message);
       break;
@@ -123,6 +142,9 @@ function receive(message) {
       break;
     case "mistakes":
       S.receiveMistakes(model, message);
+      break;
+    case "puzzle":
+      puzzles.receive(message);
       break;
     case "line":
       if (lineAsked && message.steps.length) {
@@ -214,24 +236,7 @@ bindBoard($("board"), {
   pressable,
   refuse,
   play,
-  press: (index) => {
-    model.pressed = index;
-    if (index !== null) model.explain = null;
-    update();
-  },
-  hover: (index) => {
-    model.hover = index;
-    update();
-  },
-  focus: (index) => {
-    model.focus = index;
-    if (index !== null && document.activeElement !== board.element(index)) board.element(index).focus();
-    update();
-  },
-  cancel: () => {
-    model.pressed = null;
-    update();
-  },
+  ...pointerIntents(model, board, update),
   row: () => rowToMove(model, board),
 });
 
@@ -517,6 +522,7 @@ function translatePage() {
   $("level-note").textContent = t("level_note", { max: CONFIG.levels.length });
   if (resignArmed === null) $("resign").textContent = t("resign");
   if (model.page === "rules") renderRules($("rules-page"));
+  puzzles.translate();
   invalidate();
   update();
 }
@@ -528,10 +534,13 @@ on("language", "change", () => {
 });
 
 function showPage() {
-  model.page = location.hash === "#rules" ? "rules" : "play";
+  model.page = { "#rules": "rules", "#puzzles": "puzzles" }[location.hash] ?? "play";
   $("play-page").hidden = model.page !== "play";
   $("rules-page").hidden = model.page !== "rules";
+  $("puzzles-page").hidden = model.page !== "puzzles";
   if (model.page === "rules") renderRules($("rules-page"));
+  if (model.page === "puzzles" && model.connection === "connected") puzzles.show();
+  puzzles.update();
   update();
 }
 window.addEventListener("hashchange", showPage);

@@ -133,3 +133,29 @@ export function bindBoard(root, intents) {
     if (!root.contains(event.relatedTarget)) intents.focus(null);
   });
 }
+
+// The intents that only follow the pointer and the focus, on a model with
+// `pressed`, `hover`, `focus` and `explain` (the play and puzzle boards
+// share them), each followed by `update()`.
+export function pointerIntents(model, board, update) {
+  return {
+    press: (index) => {
+      model.pressed = index;
+      if (index !== null) model.explain = null;
+      update();
+    },
+    hover: (index) => {
+      model.hover = index;
+      update();
+    },
+    focus: (index) => {
+      model.focus = index;
+      if (index !== null && document.activeElement !== board.element(index)) board.element(index).focus();
+      update();
+    },
+    cancel: () => {
+      model.pressed = null;
+      update();
+    },
+  };
+}

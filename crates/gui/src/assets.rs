@@ -37,7 +37,7 @@ macro_rules! module {
 }
 
 /// The files of the page kept as they are in `assets/`.
-const FILES: [Asset; 18] = [
+const FILES: [Asset; 19] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -53,6 +53,7 @@ const FILES: [Asset; 18] = [
     module!("i18n.js"),
     module!("input.js"),
     module!("net.js"),
+    module!("puzzles.js"),
     module!("render.js"),
     module!("rules.js"),
     module!("sound.js"),

@@ -72,6 +72,14 @@ pub enum GuiError {
     NoSuchStudy(i64),
     #[error("there is no stored mistake {0}")]
     NoSuchMistake(i64),
+    #[error("no puzzle is open")]
+    NoPuzzle,
+    #[error("there is no puzzle {0} (open)")]
+    NoSuchPuzzle(i64),
+    #[error("the puzzle is over: take the next one")]
+    PuzzleOver,
+    #[error("unknown puzzle theme '{0}'")]
+    Theme(String),
 }
 
 /// Why a move of an engine line cannot be shown.
@@ -115,6 +123,10 @@ impl GuiError {
             GuiError::StudyCommentTooLong(_) => "study_comment_too_long",
             GuiError::NoSuchStudy(_) => "no_such_study",
             GuiError::NoSuchMistake(_) => "no_such_mistake",
+            GuiError::NoPuzzle => "no_puzzle",
+            GuiError::NoSuchPuzzle(_) => "no_such_puzzle",
+            GuiError::PuzzleOver => "puzzle_over",
+            GuiError::Theme(_) => "bad_theme",
         }
     }
 
@@ -159,6 +171,10 @@ impl GuiError {
             "study_comment_too_long" => "err_study_comment_too_long",
             "no_such_study" => "err_no_such_study",
             "no_such_mistake" => "err_no_such_mistake",
+            "no_puzzle" => "err_no_puzzle",
+            "no_such_puzzle" => "err_no_such_puzzle",
+            "puzzle_over" => "err_puzzle_over",
+            "bad_theme" => "err_bad_theme",
             _ => "err_malformed",
         };
         let text = Text::new(key);
@@ -203,6 +219,9 @@ impl GuiError {
                 .with("n", *chars)
                 .with("limit", MAX_STUDY_COMMENT_CHARS),
             GuiError::NoSuchStudy(id) | GuiError::NoSuchMistake(id) => text.with("id", *id),
+            GuiError::NoSuchPuzzle(id) => text.with("id", *id),
+            GuiError::Theme(theme) => text.with("theme", excerpt(theme)),
+            GuiError::NoPuzzle | GuiError::PuzzleOver => text,
             GuiError::NotYourTurn
             | GuiError::ReviewFirst
             | GuiError::NoMistakes

@@ -19,6 +19,7 @@
 //! - [`registry`]: the games by id;
 //! - [`explorer`]: the moves played in a position, from the database;
 //!   [`study`]: studies and stored mistakes, from it;
+//!   [`puzzles`]: the puzzle mode, a page's puzzle checked and rated;
 //! - [`socket`]: one page's WebSocket;
 //! - [`examples`]: the rules page's diagrams, played by the rules;
 //! - [`assets`]: the page's files; [`guard`]: the Host and Origin checks;
@@ -34,6 +35,7 @@ pub mod guard;
 pub mod learn;
 pub mod library;
 pub mod limits;
+pub mod puzzles;
 pub mod registry;
 pub mod scheduler;
 pub mod server;

@@ -17,6 +17,7 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::error::GuiError;
 use crate::library::Library;
 use crate::limits::{MAX_CONNECTIONS, MAX_MESSAGE_BYTES};
+use crate::puzzles::{self, Seat};
 use crate::registry::{Registry, is_game_id};
 use crate::session::Session;
 use crate::wire::{Notice, Request, ServerMessage, StudyRequest, Text};
@@ -66,6 +67,7 @@ async fn serve(mut socket: WebSocket, app: &App, asked: Option<&str>) {
         }
     };
     let session = opened.session;
+    let mut seat = Seat::default();
     let mut events = session.subscribe();
     let mut open = socket
         .send(Message::text(session.state_message()))
@@ -81,7 +83,7 @@ async fn serve(mut socket: WebSocket, app: &App, asked: Option<&str>) {
     while open {
         open = tokio::select! {
             message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => answer(&mut socket, app, &session, &text).await,
+                Some(Ok(Message::Text(text))) => answer(&mut socket, app, &session, &mut seat, &text).await,
                 Some(Ok(Message::Binary(_))) => {
                     let error = GuiError::Malformed("binary message".to_string());
                     let message = ServerMessage::Error(error.message());
@@ -104,10 +106,16 @@ async fn serve(mut socket: WebSocket, app: &App, asked: Option<&str>) {
 
 /// Carries out one command or study request; an error goes back to this
 /// page only.
-async fn answer(socket: &mut WebSocket, app: &App, session: &Session, text: &str) -> bool {
+async fn answer(
+    socket: &mut WebSocket,
+    app: &App,
+    session: &Session,
+    seat: &mut Seat,
+    text: &str,
+) -> bool {
     let result = match Request::parse(text).map_err(|e| GuiError::Malformed(e.to_string())) {
         Ok(Request::Game(command)) => session.command(command),
-        Ok(Request::Study(request)) => study(app, session, request).await.map(Some),
+        Ok(Request::Study(request)) => study(app, session, seat, request).await.map(Some),
         Err(error) => Err(error),
     };
     let reply = match result {
@@ -121,10 +129,11 @@ async fn answer(socket: &mut WebSocket, app: &App, session: &Session, text: &str
     socket.send(Message::text(reply.to_json())).await.is_ok()
 }
 
-/// Answers a request to the games database.
+/// Answers a request to the games database (`seat`: this page's puzzle).
 async fn study(
     app: &App,
     session: &Session,
+    seat: &mut Seat,
     request: StudyRequest,
 ) -> Result<ServerMessage, GuiError> {
     let library = &app.library;
@@ -143,5 +152,18 @@ async fn study(
         StudyRequest::OpenMistake { id } => study::open_mistake(library, session, id)
             .await
             .map(ServerMessage::Mistakes),
+        StudyRequest::PuzzleNext { theme } => puzzles::next(library, seat, theme)
+            .await
+            .map(ServerMessage::Puzzle),
+        StudyRequest::PuzzleOpen { id } => puzzles::open(library, seat, id)
+            .await
+            .map(ServerMessage::Puzzle),
+        StudyRequest::PuzzleMove { id, hole } => puzzles::play(library, seat, id, hole)
+            .await
+            .map(ServerMessage::Puzzle),
+        StudyRequest::PuzzleHint { id } => puzzles::hint(seat, id).map(ServerMessage::Puzzle),
+        StudyRequest::PuzzleSolution { id } => puzzles::solution(library, seat, id)
+            .await
+            .map(ServerMessage::Puzzle),
     }
 }

@@ -5,7 +5,8 @@
 //! page's refused command, a [`Notice`], and a [`LineView`] answering
 //! `line`. A page's requests to the games database are [`StudyRequest`]s,
 //! told apart by their `study` field (a game command has `cmd`), and
-//! answered to that page only: the [`ExplorerView`] of a position.
+//! answered to that page only: the [`ExplorerView`] of a position, the
+//! [`PuzzleView`] of the puzzle mode.
 //!
 //! Holes are indices 0..17 in sowing order (White 1..9, then Black 1..9);
 //! a sowing step is a hole index, or 18 + side for a kazan (a stone that
@@ -241,6 +242,17 @@ pub enum StudyRequest {
     Mistakes,
     /// Set the position of stored mistake `id` up, to find a better move.
     OpenMistake { id: i64 },
+    /// The next puzzle: unplayed, or the least recently played, rated near
+    /// the solver, with this theme (`None`: any).
+    PuzzleNext { theme: Option<String> },
+    /// Puzzle `id` again from its start.
+    PuzzleOpen { id: i64 },
+    /// The solver's move (1..9) in the open puzzle `id`.
+    PuzzleMove { id: i64, hole: i64 },
+    /// The hole of the next move of the solution (not a failure).
+    PuzzleHint { id: i64 },
+    /// The rest of the solution, played out (a failure if not yet over).
+    PuzzleSolution { id: i64 },
 }
 
 /// A page's message: a command to its game, or a request to the database.
@@ -280,6 +292,7 @@ pub enum ServerMessage {
     Explorer(ExplorerView),
     Studies(StudiesView),
     Mistakes(MistakesView),
+    Puzzle(PuzzleView),
 }
 
 impl ServerMessage {
@@ -671,4 +684,63 @@ pub struct MistakeView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MistakesView {
     pub mistakes: Vec<MistakeView>,
+}
+
+// ---- puzzles ---------------------------------------------------------------
+
+/// A Glicko-2 rating as the page shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RatingView {
+    pub rating: f64,
+    pub deviation: f64,
+}
+
+/// A position the puzzle board reaches, drawn as the play page draws a
+/// game's state: `line` changes when the board jumps back (the sower sows
+/// a step only when it follows the one before in the same line).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PuzzleStep {
+    pub line: u64,
+    /// Moves played from the puzzle's position.
+    pub ply: usize,
+    pub board: Board,
+    pub previews: Vec<Preview>,
+    pub last: Option<LastMove>,
+    /// The solution's move, not the solver's (shown after a failure).
+    pub shown: bool,
+}
+
+/// The open puzzle.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PuzzleBoardView {
+    pub id: i64,
+    /// The puzzle's position (TFEN), to analyse on the play page.
+    pub tfen: String,
+    /// The solver's side.
+    pub side: SideName,
+    pub themes: Vec<String>,
+    /// The solver's moves in the solution.
+    pub solver_moves: usize,
+    /// `playing`, `solved` or `failed`.
+    pub status: &'static str,
+    /// The positions reached by this answer, in order (the whole line
+    /// again when the puzzle is opened).
+    pub steps: Vec<PuzzleStep>,
+    /// The solver's wrong move, once failed by one.
+    pub wrong: Option<u32>,
+    /// The hole of the solution's next move, when a hint was asked.
+    pub hint: Option<u32>,
+    /// The puzzle's rating, once it is over.
+    pub rating: Option<f64>,
+    /// The solver's rating change from this puzzle, once it is over.
+    pub change: Option<f64>,
+}
+
+/// The puzzle page: the solver's rating and the open puzzle, or why none.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PuzzleView {
+    pub solver: RatingView,
+    pub puzzle: Option<PuzzleBoardView>,
+    /// Why there is no puzzle (`puzzles_empty`, `puzzles_none_theme`).
+    pub empty: Option<Text>,
 }
