@@ -46,6 +46,23 @@ pub use mining::{BadLine, LineError, PuzzleLine, Shard, ShardError, SourceGame};
 pub use seed::{DefaultDatabase, DefaultError, Seeded};
 pub use study::{Mistake, Puzzle, PuzzleAttempt, SolverRating, Study, StudyError};
 
+/// How long an operation waits for another connection's write before it
+/// fails: longer than an import's batch takes on a slow machine.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Setups of a busy new file tried again, and the pause between: 10 s in
+/// all, for another program making the same database.
+const OPEN_RETRIES: u32 = 200;
+const OPEN_RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Whether SQLite refused because another connection holds the file.
+fn is_busy(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
 /// An open games database.
 pub struct Database {
     conn: Connection,
@@ -94,11 +111,25 @@ impl Database {
                 error,
             })?;
         }
-        let conn = Connection::open(path).map_err(|error| OpenError::Open {
-            path: path.to_path_buf(),
-            error,
-        })?;
-        Database::setup(conn, path)
+        // Another program may be making the same new file (the GUI and a
+        // `db` command on a new default database): a setup that finds the
+        // file busy starts again, a bounded number of times.
+        let mut tries = 0;
+        loop {
+            let conn = Connection::open(path).map_err(|error| OpenError::Open {
+                path: path.to_path_buf(),
+                error,
+            })?;
+            match Database::setup(conn, path) {
+                Err(OpenError::NotADatabase { error, .. })
+                    if is_busy(&error) && tries < OPEN_RETRIES =>
+                {
+                    tries += 1;
+                    std::thread::sleep(OPEN_RETRY_PAUSE);
+                }
+                opened => return opened,
+            }
+        }
     }
 
     /// Opens an existing database for reading only, as it is (no
@@ -134,6 +165,7 @@ impl Database {
             path: path.to_path_buf(),
             error,
         };
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(not_db)?;
         // WAL: readers (the explorer) never wait for an import, and a
         // commit is one append; NORMAL sync is safe with WAL (a power cut
         // may lose the last commits, never corrupt the file).

@@ -5,7 +5,7 @@
 //! a change to the schema is a new step. `docs/database.md` describes the
 //! tables.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, TransactionBehavior};
 
 /// Version 1: the games, their players and the opening explorer.
 pub const V1_GAMES: &str = "
@@ -136,7 +136,17 @@ pub fn migrate(conn: &mut Connection) -> Result<(), MigrateError> {
         return Err(MigrateError::TooNew(version));
     }
     for (done, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
-        let tx = conn.transaction().map_err(MigrateError::Sql)?;
+        // Each step takes the write lock first and looks again: another
+        // connection opening the same new file may have applied it since.
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(MigrateError::Sql)?;
+        let current: i64 = tx
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .map_err(MigrateError::Sql)?;
+        if current > done as i64 {
+            continue;
+        }
         tx.execute_batch(step).map_err(MigrateError::Sql)?;
         tx.pragma_update(None, "user_version", done as i64 + 1)
             .map_err(MigrateError::Sql)?;

@@ -388,3 +388,26 @@ fn puzzle_lines_go_out_and_come_back_with_bad_lines_reported_by_line() {
         .unwrap();
     assert_eq!(with_game.puzzle_lines().unwrap(), lines);
 }
+
+/// Programs that make the same new database at once (the GUI and a `db`
+/// command on a new default database) all open it, each step applied once.
+#[test]
+fn connections_making_one_new_database_at_once_all_open_it() {
+    for round in 0..5 {
+        let path = temp_path(&format!("race-{round}"));
+        let openers: Vec<_> = (0..4)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    Database::open(&path)
+                        .map_err(|e| e.to_string())
+                        .and_then(|db| db.version().map_err(|e| e.to_string()))
+                })
+            })
+            .collect();
+        for opener in openers {
+            let version = opener.join().expect("no panic");
+            assert_eq!(version, Ok(crate::schema::MIGRATIONS.len() as i64));
+        }
+    }
+}
