@@ -10,10 +10,7 @@ use std::path::{Path, PathBuf};
 use tuzdyk_analysis::puzzles::{self, DEFAULT_DEPTH, MineDepth};
 use tuzdyk_analysis::{AnalysisError, SearchLimits, Searcher};
 use tuzdyk_db::study::{Puzzle, StudyError};
-use tuzdyk_db::{
-    Database, GamesError, ImportError, ImportSource, ImportSummary, OpenError, PuzzleLine, Shard,
-    ShardError,
-};
+use tuzdyk_db::{Database, GamesError, ImportError, OpenError, PuzzleLine, Shard, ShardError};
 use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_protocol::{ClientError, EngineOption};
 
@@ -276,17 +273,9 @@ fn export(path: Option<&Path>, json: bool) -> Result<(), PuzzlesError> {
 
 fn import(files: &[PathBuf], path: Option<&Path>) -> Result<(), PuzzlesError> {
     let mut db = open(path, true)?;
-    let mut summary = ImportSummary::default();
-    for file in files {
-        let mut written = Ok(());
-        summary += db.import_puzzles(ImportSource::File(file), |bad| {
-            if written.is_ok() {
-                written = console::err(bad);
-            }
-        })?;
-        written?;
-    }
-    console::out(summary)?;
+    let summary = crate::db::import_files(&mut db, files, |db, source, on_bad| {
+        db.import_puzzles(source, on_bad)
+    })?;
     if summary.bad > 0 {
         return Err(PuzzlesError::BadLines(summary.bad));
     }

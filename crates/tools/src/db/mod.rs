@@ -154,10 +154,34 @@ pub fn run(args: Args) -> Result<(), DbError> {
 
 fn import(files: &[PathBuf], path: Option<&Path>) -> Result<(), DbError> {
     let mut db = open(path, true)?;
+    let summary = import_files(&mut db, files, |db, source, on_bad| {
+        db.import(source, on_bad)
+    })?;
+    if summary.bad > 0 {
+        return Err(DbError::BadRecords(summary.bad));
+    }
+    Ok(())
+}
+
+/// Imports `files` one after the other with `import_one` (games, or
+/// puzzles): each bad entry one line on stderr as it is found, the summary
+/// on stdout at the end.
+///
+/// # Errors
+/// [`DbError`]: the database failed, or a line could not be written.
+pub(crate) fn import_files<Bad: std::fmt::Display>(
+    db: &mut Database,
+    files: &[PathBuf],
+    mut import_one: impl FnMut(
+        &mut Database,
+        ImportSource<'_>,
+        &mut dyn FnMut(&Bad),
+    ) -> Result<tuzdyk_db::ImportSummary, ImportError>,
+) -> Result<tuzdyk_db::ImportSummary, DbError> {
     let mut summary = tuzdyk_db::ImportSummary::default();
     for file in files {
         let mut written = Ok(());
-        summary += db.import(ImportSource::File(file), |bad| {
+        summary += import_one(db, ImportSource::File(file), &mut |bad| {
             if written.is_ok() {
                 written = console::err(bad);
             }
@@ -165,10 +189,7 @@ fn import(files: &[PathBuf], path: Option<&Path>) -> Result<(), DbError> {
         written?;
     }
     console::out(summary)?;
-    if summary.bad > 0 {
-        return Err(DbError::BadRecords(summary.bad));
-    }
-    Ok(())
+    Ok(summary)
 }
 
 fn game_filter(filter: Filter, limit: Option<u64>) -> GameFilter {
