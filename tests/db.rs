@@ -81,17 +81,12 @@ fn a_bad_record_in_the_middle_is_reported_by_line_and_the_rest_imported() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Counts per (position key, move) over the first plies of `records`.
+/// Counts per (position key, move) over every ply of `records`.
 fn replayed_counts(records: &[GameRecord]) -> HashMap<(u64, u32), [u64; 4]> {
     let mut counts: HashMap<(u64, u32), [u64; 4]> = HashMap::new();
     for r in records {
         let mut pos = *r.game.start();
-        for &mv in r
-            .game
-            .moves()
-            .iter()
-            .take(tuzdyk_db::explorer::INDEXED_PLIES)
-        {
+        for &mv in r.game.moves() {
             let c = counts.entry((pos.key(), mv.number())).or_default();
             c[0] += 1;
             match r.result {
@@ -123,20 +118,48 @@ fn the_explorer_counts_what_the_games_played() {
     )
     .unwrap();
     let counts = replayed_counts(&records);
-    // The start and positions along a few games.
+    // The start and positions along a few games, in the opening rows, at
+    // their edge and in the deep index: every move played there, with
+    // its counts, and no other.
+    let opening = tuzdyk_db::explorer::OPENING_PLIES;
     let mut checked = 0;
     for r in records.iter().step_by(97) {
-        for ply in [0, 1, 5, 12, 29] {
-            let pos = r.game.position_at(ply.min(r.game.moves().len()));
-            for stats in db.explore(&pos).unwrap() {
-                let expected = counts[&(pos.key(), stats.mv.number())];
-                let got = [stats.games, stats.white_wins, stats.draws, stats.black_wins];
-                assert_eq!(got, expected, "ply {ply} move {}", stats.mv.number());
-                checked += 1;
-            }
+        let last = r.game.moves().len() - 1;
+        for ply in [
+            0,
+            1,
+            5,
+            opening - 1,
+            opening,
+            opening + 1,
+            29,
+            60,
+            100,
+            last,
+        ] {
+            let pos = r.game.position_at(ply.min(last));
+            let mut expected: Vec<(u32, [u64; 4])> = counts
+                .iter()
+                .filter(|((key, _), _)| *key == pos.key())
+                .map(|(&(_, mv), &c)| (mv, c))
+                .collect();
+            expected.sort_unstable();
+            let mut got: Vec<(u32, [u64; 4])> = db
+                .explore(&pos)
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let c = [s.games, s.white_wins, s.draws, s.black_wins];
+                    (s.mv.number(), c)
+                })
+                .collect();
+            got.sort_unstable();
+            assert!(!got.is_empty(), "ply {ply}: its game is there");
+            assert_eq!(got, expected, "ply {ply}");
+            checked += 1;
         }
     }
-    assert!(checked > 50, "{checked}");
+    assert!(checked > 100, "{checked}");
     let start = db.explore(&Position::startpos()).unwrap();
     assert_eq!(start.iter().map(|s| s.games).sum::<u64>(), 1229);
 }

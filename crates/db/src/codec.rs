@@ -1,7 +1,9 @@
 //! How a game is stored: its moves two to a byte (a hole 1..9 fits in four
-//! bits; 0 pads an odd count), and the hash that tells a duplicate.
+//! bits; 0 pads an odd count), the game replayed from its columns, and the
+//! hash that tells a duplicate.
 
-use tuzdyk_rules::Move;
+use tuzdyk_notation::tfen;
+use tuzdyk_rules::{Game, Move, Position};
 
 /// The moves packed two to a byte, the first in the high nibble.
 pub(crate) fn pack_moves(moves: &[Move]) -> Vec<u8> {
@@ -30,6 +32,19 @@ pub(crate) fn unpack_moves(blob: &[u8], plies: usize) -> Option<Vec<Move>> {
         }
     }
     Some(moves)
+}
+
+/// The game of a row's `fen` (NULL: the start position), `moves` and
+/// `plies` columns, every move checked; the problem, for a row this
+/// program did not write.
+pub(crate) fn stored_game(fen: Option<&str>, blob: &[u8], plies: usize) -> Result<Game, String> {
+    let start = match fen {
+        Some(text) => tfen::parse(text).map_err(|e| format!("its FEN: {e}"))?,
+        None => Position::startpos(),
+    };
+    let moves =
+        unpack_moves(blob, plies).ok_or_else(|| "its moves are not holes 1..9".to_string())?;
+    Game::replay(start, moves).map_err(|e| format!("move {}: {}", e.index + 1, e.reason))
 }
 
 /// 64-bit FNV-1a over the parts, each followed by a separator byte: stable

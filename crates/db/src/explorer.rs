@@ -3,13 +3,17 @@
 //! position reached by different move orders is one entry) and each move
 //! played there, how many games, with what results, at what rating.
 //!
-//! Only the first [`INDEXED_PLIES`] plies of each game are indexed. A row
-//! of the index costs about 30 bytes in SQLite (a WITHOUT ROWID B-tree
-//! keyed by (key, move)), and past the opening nearly every position is
-//! reached by one game only, so each ply adds a row: 150 plies would be
-//! about 4.5 KB a game. Measured with `tuzdyk db bench --games 5000`
-//! (docs/database.md): 30 plies make ≈ 0.9 KB a game in all, the game row
-//! included, under the 1 KB target.
+//! Every position of every game is counted, in two tiers:
+//! - the positions of the first [`OPENING_PLIES`] plies have a row per
+//!   (position, move) holding the counts (the `explorer` table, a WITHOUT
+//!   ROWID B-tree keyed by (key, move), 20-30 bytes a row): the positions
+//!   many games share, answered in one B-tree descent;
+//! - the later ones are in the [`deep`](crate::deep) index, about 3 bytes a
+//!   position, which names the games that may pass through a position; the
+//!   explorer replays those games and counts the moves played there.
+//!
+//! A position reached at ply 10 in one game and ply 40 in another is
+//! counted from both tiers, each game once per time it stands there.
 
 use std::collections::HashMap;
 
@@ -17,15 +21,17 @@ use rusqlite::{Transaction, params};
 use tuzdyk_rules::{Game, GameResult, Move, Position, Side};
 
 use tuzdyk_notation::record::parse_result;
-use tuzdyk_notation::tfen;
 
-use crate::Database;
-use crate::codec::unpack_moves;
+use crate::codec::stored_game;
 use crate::import::{game_rating, winner};
+use crate::{Database, deep};
 
-/// Plies of each game the explorer indexes (the positions before moves
-/// 1..=INDEXED_PLIES).
-pub const INDEXED_PLIES: usize = 30;
+/// Plies of each game whose positions have rows of their own (the
+/// positions before moves 1..=OPENING_PLIES); the later ones are in the
+/// deep index. Chosen by size (docs/database.md): the rows of these plies
+/// and the deep index's entries for the rest fit 1 KB a game with the game
+/// row, measured with `tuzdyk db bench`.
+pub const OPENING_PLIES: usize = 16;
 
 /// What one or more games add to a (position, move) row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -39,6 +45,19 @@ pub(crate) struct Delta {
 }
 
 impl Delta {
+    /// One game with `result`, rated `rating`.
+    fn of_game(result: Option<GameResult>, rating: Option<u32>) -> Delta {
+        let won = winner(result);
+        Delta {
+            games: 1,
+            white_wins: i64::from(won == Some(Some(Side::White))),
+            draws: i64::from(won == Some(None)),
+            black_wins: i64::from(won == Some(Some(Side::Black))),
+            rating_sum: rating.map_or(0, i64::from),
+            rated: i64::from(rating.is_some()),
+        }
+    }
+
     pub(crate) fn add(&mut self, other: &Delta) {
         self.games += other.games;
         self.white_wins += other.white_wins;
@@ -66,52 +85,62 @@ pub struct MoveStats {
 #[error("cannot read the explorer index: {0}")]
 pub struct ExploreError(#[from] pub rusqlite::Error);
 
-/// The explorer rows one game adds: one per indexed ply.
-pub(crate) fn deltas(
-    game: &Game,
-    result: Option<GameResult>,
-    rating: Option<u32>,
-) -> Vec<((i64, u8), Delta)> {
-    let won = winner(result);
-    let one = Delta {
-        games: 1,
-        white_wins: i64::from(won == Some(Some(Side::White))),
-        draws: i64::from(won == Some(None)),
-        black_wins: i64::from(won == Some(Some(Side::Black))),
-        rating_sum: rating.map_or(0, i64::from),
-        rated: i64::from(rating.is_some()),
-    };
-    let mut position = *game.start();
-    let mut rows = Vec::with_capacity(INDEXED_PLIES);
-    for &mv in game.moves().iter().take(INDEXED_PLIES) {
-        rows.push(((position.key() as i64, mv.number() as u8), one));
-        position.play(mv);
-    }
-    rows
+/// What one game adds to the index: a row per opening ply, and the keys of
+/// its later positions (the deep index's, once the game has its id).
+pub(crate) struct GameIndex {
+    opening: Vec<((i64, u8), Delta)>,
+    deep: Vec<u64>,
 }
 
-/// Explorer rows of games stored but not yet indexed, summed per row.
+impl GameIndex {
+    pub(crate) fn of(game: &Game, result: Option<GameResult>, rating: Option<u32>) -> GameIndex {
+        let one = Delta::of_game(result, rating);
+        let mut position = *game.start();
+        let mut index = GameIndex {
+            opening: Vec::with_capacity(OPENING_PLIES),
+            deep: Vec::with_capacity(game.moves().len().saturating_sub(OPENING_PLIES)),
+        };
+        for (ply, &mv) in game.moves().iter().enumerate() {
+            if ply < OPENING_PLIES {
+                index
+                    .opening
+                    .push(((position.key() as i64, mv.number() as u8), one));
+            } else {
+                index.deep.push(position.key());
+            }
+            position.play(mv);
+        }
+        index
+    }
+}
+
+/// The index of games stored but not yet indexed: opening rows summed per
+/// row, deep entries.
 #[derive(Default)]
 pub(crate) struct Pending {
     pub(crate) games: usize,
     rows: HashMap<(i64, u8), Delta>,
+    deep: Vec<deep::Entry>,
 }
 
 impl Pending {
-    /// Adds one game's rows.
-    pub(crate) fn add(&mut self, rows: Vec<((i64, u8), Delta)>) {
+    /// Adds the index of game `id`.
+    pub(crate) fn add(&mut self, id: i64, index: GameIndex) {
         self.games += 1;
-        for (at, delta) in rows {
+        for (at, delta) in index.opening {
             self.rows.entry(at).or_default().add(&delta);
         }
+        self.deep
+            .extend(index.deep.into_iter().map(|key| deep::Entry::new(key, id)));
     }
 }
 
-/// Adds the rows to the index, in key order (neighbouring rows share
-/// pages), and marks every game not yet indexed as indexed: the caller
-/// holds exactly their rows.
-fn add(tx: &Transaction<'_>, deltas: HashMap<(i64, u8), Delta>) -> rusqlite::Result<()> {
-    let mut rows: Vec<_> = deltas.into_iter().collect();
+/// Adds the opening rows, in key order (neighbouring rows share pages),
+/// and the deep entries to the index, and marks every game not yet indexed
+/// as indexed: the caller holds exactly their index.
+fn add(tx: &Transaction<'_>, pending: Pending) -> rusqlite::Result<()> {
+    deep::add(tx, pending.deep)?;
+    let mut rows: Vec<_> = pending.rows.into_iter().collect();
     rows.sort_unstable_by_key(|&(at, _)| at);
     let mut upsert = tx.prepare_cached(
         "INSERT INTO explorer (key, move, games, white_wins, draws, black_wins, rating_sum, rated)
@@ -147,9 +176,8 @@ impl Database {
             return Ok(());
         }
         let tx = self.conn.transaction()?;
-        add(&tx, std::mem::take(&mut pending.rows))?;
+        add(&tx, std::mem::take(pending))?;
         tx.commit()?;
-        pending.games = 0;
         Ok(())
     }
 
@@ -160,72 +188,114 @@ impl Database {
         let mut pending = Pending::default();
         {
             let mut query = self.conn.prepare(
-                "SELECT fen, plies, moves, result, white_elo, black_elo FROM games WHERE indexed = 0",
+                "SELECT id, fen, plies, moves, result, white_elo, black_elo FROM games WHERE indexed = 0",
             )?;
             let mut rows = query.query([])?;
             while let Some(r) = rows.next()? {
-                let fen: Option<String> = r.get(0)?;
-                let plies: usize = r.get(1)?;
-                let blob: Vec<u8> = r.get(2)?;
-                let result: String = r.get(3)?;
-                let start = match fen {
-                    Some(text) => tfen::parse(&text).ok(),
-                    None => Some(Position::startpos()),
-                };
-                let game = start
-                    .zip(unpack_moves(&blob, plies))
-                    .and_then(|(start, moves)| Game::replay(start, moves).ok());
-                let rating = game_rating(r.get(4)?, r.get(5)?);
-                match (game, parse_result(&result)) {
-                    (Some(game), Some(result)) => pending.add(deltas(&game, result, rating)),
-                    _ => pending.games += 1,
+                let id: i64 = r.get(0)?;
+                match StoredGame::read(r, 1)? {
+                    Some(stored) => pending.add(
+                        id,
+                        GameIndex::of(&stored.game, stored.result, stored.rating),
+                    ),
+                    None => pending.games += 1,
                 }
             }
         }
         self.flush(&mut pending)
     }
 
-    /// The moves played in `position`, most played first (then by number).
-    /// Empty for a position no indexed game reached (or reached only past
-    /// [`INDEXED_PLIES`]).
+    /// The moves played in `position`, most played first (then by number):
+    /// from the opening rows, and from the games the deep index names,
+    /// replayed.
     ///
     /// # Errors
     /// [`ExploreError`] if SQLite fails.
     pub fn explore(&self, position: &Position) -> Result<Vec<MoveStats>, ExploreError> {
+        let key = position.key();
+        let mut counts: HashMap<u8, Delta> = HashMap::new();
         let mut query = self.conn.prepare_cached(
             "SELECT move, games, white_wins, draws, black_wins, rating_sum, rated
-             FROM explorer WHERE key = ?1 ORDER BY games DESC, move",
+             FROM explorer WHERE key = ?1",
         )?;
-        let rows = query.query_map([position.key() as i64], |r| {
-            let number: u32 = r.get(0)?;
-            let rating_sum: i64 = r.get(5)?;
-            let rated: i64 = r.get(6)?;
+        let rows = query.query_map([key as i64], |r| {
             Ok((
-                number,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                rating_sum,
-                rated,
+                r.get::<_, u8>(0)?,
+                Delta {
+                    games: r.get(1)?,
+                    white_wins: r.get(2)?,
+                    draws: r.get(3)?,
+                    black_wins: r.get(4)?,
+                    rating_sum: r.get(5)?,
+                    rated: r.get(6)?,
+                },
             ))
         })?;
-        let mut moves = Vec::new();
         for row in rows {
-            let (number, games, white_wins, draws, black_wins, sum, rated) = row?;
-            // A row this program did not write (a hand edit) is left out.
-            let Some(mv) = Move::from_number(number) else {
+            let (mv, delta) = row?;
+            counts.entry(mv).or_default().add(&delta);
+        }
+        let mut read = self.conn.prepare_cached(
+            "SELECT fen, plies, moves, result, white_elo, black_elo FROM games WHERE id = ?1",
+        )?;
+        for id in deep::candidates(&self.conn, key)? {
+            let mut rows = read.query([id])?;
+            let Some(row) = rows.next()? else { continue };
+            let Some(stored) = StoredGame::read(row, 0)? else {
                 continue;
             };
-            moves.push(MoveStats {
-                mv,
-                games,
-                white_wins,
-                draws,
-                black_wins,
-                avg_rating: (rated > 0).then(|| (sum / rated) as u32),
-            });
+            let one = Delta::of_game(stored.result, stored.rating);
+            let mut at = *stored.game.start();
+            for (ply, &mv) in stored.game.moves().iter().enumerate() {
+                if ply >= OPENING_PLIES && at.key() == key {
+                    counts.entry(mv.number() as u8).or_default().add(&one);
+                }
+                at.play(mv);
+            }
         }
+        let mut moves: Vec<MoveStats> = counts
+            .into_iter()
+            // A row this program did not write (a hand edit) is left out.
+            .filter_map(|(number, d)| {
+                Some(MoveStats {
+                    mv: Move::from_number(u32::from(number))?,
+                    games: d.games as u64,
+                    white_wins: d.white_wins as u64,
+                    draws: d.draws as u64,
+                    black_wins: d.black_wins as u64,
+                    avg_rating: (d.rated > 0).then(|| (d.rating_sum / d.rated) as u32),
+                })
+            })
+            .collect();
+        moves.sort_by_key(|m| (std::cmp::Reverse(m.games), m.mv.number()));
         Ok(moves)
+    }
+}
+
+/// A stored game as the index reads it.
+struct StoredGame {
+    game: Game,
+    result: Option<GameResult>,
+    rating: Option<u32>,
+}
+
+impl StoredGame {
+    /// The game of a row whose columns from `first` are fen, plies, moves,
+    /// result, white_elo, black_elo; `None` if this program cannot read it
+    /// (left to `games` to report).
+    fn read(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Option<StoredGame>> {
+        let fen: Option<String> = row.get(first)?;
+        let plies: usize = row.get(first + 1)?;
+        let blob: Vec<u8> = row.get(first + 2)?;
+        let result: String = row.get(first + 3)?;
+        let rating = game_rating(row.get(first + 4)?, row.get(first + 5)?);
+        let game = stored_game(fen.as_deref(), &blob, plies).ok();
+        Ok(game
+            .zip(parse_result(&result))
+            .map(|(game, result)| StoredGame {
+                game,
+                result,
+                rating,
+            }))
     }
 }

@@ -3,11 +3,9 @@
 
 use rusqlite::{Row, params_from_iter, types::Value};
 use tuzdyk_notation::record::{GameRecord, parse_result};
-use tuzdyk_notation::tfen;
-use tuzdyk_rules::{Game, Position};
 
 use crate::Database;
-use crate::codec::unpack_moves;
+use crate::codec::stored_game;
 
 /// One stored game, without its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,14 +175,7 @@ fn to_record(row: &GameRow, (fen, blob, tags, comment): Body) -> Result<GameReco
         id: row.id,
         problem,
     };
-    let start = match &fen {
-        Some(text) => tfen::parse(text).map_err(|e| damaged(format!("its FEN: {e}")))?,
-        None => Position::startpos(),
-    };
-    let moves = unpack_moves(&blob, row.plies as usize)
-        .ok_or_else(|| damaged("its moves are not holes 1..9".to_string()))?;
-    let game = Game::replay(start, moves)
-        .map_err(|e| damaged(format!("move {}: {}", e.index + 1, e.reason)))?;
+    let game = stored_game(fen.as_deref(), &blob, row.plies as usize).map_err(damaged)?;
     let result =
         parse_result(&row.result).ok_or_else(|| damaged(format!("result '{}'", row.result)))?;
     let mut record = GameRecord {

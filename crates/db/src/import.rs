@@ -7,11 +7,12 @@
 //! adds only what is missing.
 //!
 //! The explorer index is added to every [`INDEX_BATCH`] games, in a
-//! transaction of its own that also marks those games `indexed`: the index
-//! rows of a batch fall all over the index (position keys are random), so
-//! each flush rewrites most of its pages, and flushing once per 1,000 games
-//! made import four times slower at 100,000 games (measured with `tuzdyk
-//! db bench`, docs/database.md). Games committed but not yet indexed (an
+//! transaction of its own that also marks those games `indexed`: the
+//! opening rows of a batch fall all over the index (position keys are
+//! random), so each flush rewrites most of its pages, and flushing once per
+//! 1,000 games made import four times slower at 100,000 games (measured
+//! with `tuzdyk db bench`, docs/database.md); the deep index writes a
+//! segment per flush, so fewer flushes also mean fewer merges. Games committed but not yet indexed (an
 //! import killed between flushes) are indexed when the database is next
 //! opened, so every game is counted in the explorer exactly once.
 
@@ -26,7 +27,7 @@ use tuzdyk_rules::{GameResult, Position, Side};
 
 use crate::Database;
 use crate::codec::{content_hash, pack_moves};
-use crate::explorer::{self, Delta};
+use crate::explorer::{self, GameIndex};
 
 /// Games per transaction: a commit costs a sync, so fewer is slower; an
 /// interrupted import loses at most this many games' work.
@@ -138,7 +139,7 @@ struct Row {
     moves: Vec<u8>,
     tags: Option<String>,
     comment: Option<String>,
-    deltas: Vec<((i64, u8), Delta)>,
+    index: GameIndex,
 }
 
 impl Database {
@@ -233,7 +234,7 @@ impl Database {
                     continue;
                 }
                 summary.imported += 1;
-                pending.add(row.deltas);
+                pending.add(tx.last_insert_rowid(), row.index);
             }
         }
         tx.commit()?;
@@ -272,7 +273,7 @@ fn elo(record: &GameRecord, tag: &str) -> Option<u32> {
     record.tag(tag).and_then(|v| v.trim().parse().ok())
 }
 
-/// The row of a good record: its columns, hash and explorer deltas.
+/// The row of a good record: its columns, hash and explorer index.
 fn row(record: &GameRecord) -> Row {
     let start = *record.game.start();
     let fen = (start != Position::startpos()).then(|| tfen::write(&start));
@@ -323,7 +324,7 @@ fn row(record: &GameRecord) -> Row {
         moves,
         tags: (!extra.is_empty()).then(|| extra.join("\n")),
         comment: record.comment.clone(),
-        deltas: explorer::deltas(
+        index: GameIndex::of(
             &record.game,
             record.result,
             game_rating(white_elo, black_elo),

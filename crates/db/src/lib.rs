@@ -8,6 +8,7 @@
 //! - [`import`]: PlayOK records in, checked, deduplicated, in batches;
 //! - [`games`]: the games as rows, and back to records;
 //! - [`explorer`]: the moves played in a position, with their results;
+//! - [`deep`]: which games pass through a position after the opening;
 //! - [`study`]: puzzles, the solver, attempts, studies, mistakes;
 //! - [`mining`]: which games the puzzle miner did, puzzles as JSON lines;
 //! - [`seed`]: what a new default database starts with
@@ -27,6 +28,7 @@
 //! ```
 
 mod codec;
+pub mod deep;
 pub mod explorer;
 pub mod games;
 pub mod import;

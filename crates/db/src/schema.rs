@@ -112,8 +112,27 @@ CREATE TABLE mined_games (
 );
 ";
 
+/// Version 4: every position in the explorer. The opening rows now stop at
+/// `explorer::OPENING_PLIES` (they went to ply 30) and the later positions
+/// go to the deep index (`deep`): its segments, and its buckets, one row
+/// per (segment, bucket) with `id = segment << 16 | bucket`. The explorer
+/// is emptied and every game marked unindexed, so that opening the
+/// database indexes them all again the new way.
+pub const V4_DEEP: &str = "
+CREATE TABLE explorer_segments (
+    id    INTEGER PRIMARY KEY,
+    level INTEGER NOT NULL
+);
+CREATE TABLE explorer_deep (
+    id      INTEGER PRIMARY KEY,
+    entries BLOB NOT NULL
+);
+DELETE FROM explorer;
+UPDATE games SET indexed = 0;
+";
+
 /// Every step, in order: the database's version is how many are applied.
-pub const MIGRATIONS: &[&str] = &[V1_GAMES, V2_STUDY, V3_MINING];
+pub const MIGRATIONS: &[&str] = &[V1_GAMES, V2_STUDY, V3_MINING, V4_DEEP];
 
 /// Why the schema could not be brought up to date.
 #[derive(Debug)]

@@ -36,7 +36,7 @@ fn a_v1_database_is_migrated_with_its_games_kept() {
     }
     let db = Database::open(&path).unwrap();
     assert_eq!(db.version().unwrap(), MIGRATIONS.len() as i64);
-    assert_eq!(db.version().unwrap(), 3);
+    assert_eq!(db.version().unwrap(), 4);
     let record = db.record(1).unwrap().expect("the v1 game is there");
     assert_eq!(record.game.moves(), [mv(6), mv(9)]);
     assert_eq!(
@@ -45,6 +45,94 @@ fn a_v1_database_is_migrated_with_its_games_kept() {
         "v2's solver row is made"
     );
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// The first PlayOK game, as imported into a fresh database.
+fn first_playok_game() -> tuzdyk_notation::record::GameRecord {
+    let first = tuzdyk_notation::record::parse_games(crate::seed::PLAYOK_GAMES)
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert!(first.game.moves().len() > 40, "a game long enough");
+    first
+}
+
+#[test]
+fn a_v3_database_is_indexed_again_with_every_position() {
+    // A v3 database held rows for the first 30 plies and nothing later.
+    // After the migration a position of ply 20 is counted once (the old
+    // row is gone, the deep index has it) and one of ply 40 is found.
+    let record = first_playok_game();
+    let path = temp_path("v3");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        for step in &MIGRATIONS[..3] {
+            conn.execute_batch(step).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        let moves = crate::codec::pack_moves(record.game.moves());
+        conn.execute(
+            "INSERT INTO games (hash, result, plies, moves, indexed) VALUES (7, '*', ?1, ?2, 1)",
+            rusqlite::params![record.game.moves().len() as i64, moves],
+        )
+        .unwrap();
+        let mut pos = Position::startpos();
+        for &m in record.game.moves().iter().take(30) {
+            conn.execute(
+                "INSERT INTO explorer VALUES (?1, ?2, 1, 0, 0, 0, 0, 0)",
+                rusqlite::params![pos.key() as i64, m.number()],
+            )
+            .unwrap();
+            pos.play(m);
+        }
+    }
+    let db = Database::open(&path).unwrap();
+    for ply in [0, 20, 40] {
+        let stats = db.explore(&record.game.position_at(ply)).unwrap();
+        let played = record.game.moves()[ply];
+        assert_eq!(stats.len(), 1, "ply {ply}");
+        assert_eq!((stats[0].mv, stats[0].games), (played, 1), "ply {ply}");
+    }
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn deep_segments_merge_like_a_binary_counter_and_lose_no_game() {
+    // Five imports of one game each (an import flushes at its end), every game through the same late
+    // position: segments of levels 2 and 0 stay (5 = 101 in binary), and
+    // the explorer counts all five games at that position.
+    let record = first_playok_game();
+    let mut db = Database::open_in_memory().unwrap();
+    for n in 0..5 {
+        let mut game = record.clone();
+        game.set_tag("White", &format!("p{n}"));
+        let text = game.to_string();
+        let summary = db
+            .import(
+                ImportSource::Text {
+                    name: "t",
+                    text: &text,
+                },
+                |b| panic!("{b}"),
+            )
+            .unwrap();
+        assert_eq!(summary.imported, 1);
+    }
+    let levels: Vec<i64> = db
+        .conn
+        .prepare("SELECT level FROM explorer_segments ORDER BY level")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(levels, [0, 2]);
+    let late = record.game.position_at(40);
+    let stats = db.explore(&late).unwrap();
+    assert_eq!(stats[0].games, 5);
+    assert_eq!(stats[0].mv, record.game.moves()[40]);
 }
 
 #[test]
@@ -240,7 +328,7 @@ fn migration_3_drops_duplicate_puzzles_then_keeps_positions_unique() {
         }
     }
     let db = Database::open(&path).unwrap();
-    assert_eq!(db.version().unwrap(), 3);
+    assert_eq!(db.version().unwrap(), MIGRATIONS.len() as i64);
     let kept = db.puzzle_lines().unwrap();
     assert_eq!(kept.len(), 1, "the oldest of the three is kept");
     assert_eq!((kept[0].id, kept[0].solution.clone()), (1, vec![6]));

@@ -339,9 +339,9 @@ function renderExplorer(model) {
     $("explorer-note").textContent = t("explorer_loading");
     return;
   }
-  const notes = [answer.games ? t("explorer_total", { games: answer.games }) : t("explorer_none")];
-  if (!answer.games) notes.push(t("explorer_depth", { plies: answer.indexed_plies }));
-  $("explorer-note").textContent = notes.join(" ");
+  $("explorer-note").textContent = answer.games
+    ? t("explorer_total", { games: answer.games })
+    : t("explorer_none");
   const rows = answer.moves.map((move) => {
     const row = document.createElement("tr");
     const hole = document.createElement("td");

@@ -44,6 +44,5 @@ pub async fn explore(library: &Library, text: String) -> Result<ExplorerView, Gu
         tfen: text,
         games: moves.iter().map(|m| m.games).sum(),
         moves,
-        indexed_plies: tuzdyk_db::explorer::INDEXED_PLIES,
     })
 }

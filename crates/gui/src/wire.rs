@@ -596,8 +596,6 @@ pub struct ExplorerView {
     pub moves: Vec<ExplorerMove>,
     /// Games through the position (the sum over its moves).
     pub games: u64,
-    /// Plies of each game the index holds: a later position has no entry.
-    pub indexed_plies: usize,
 }
 
 /// An answer given to an exercise.

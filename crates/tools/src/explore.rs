@@ -7,7 +7,6 @@
 use std::time::Duration;
 
 use serde::Serialize;
-use tuzdyk_db::explorer::INDEXED_PLIES;
 use tuzdyk_db::{ExploreError, MoveStats};
 use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_notation::excerpt;
@@ -124,9 +123,7 @@ pub fn run(args: Args) -> Result<(), ExploreCmdError> {
     let db = crate::db::open(args.db.db.as_deref(), false)?;
     let moves = db.explore(&pos)?;
     if moves.is_empty() {
-        console::err(format!(
-            "no game in the database reaches this position in its first {INDEXED_PLIES} plies"
-        ))?;
+        console::err("no game in the database reaches this position")?;
         return Ok(());
     }
     let scores = match args.depth {

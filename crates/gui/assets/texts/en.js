@@ -202,7 +202,6 @@ export default {
   explorer_rating: "Rating",
   explorer_total: "{games} games reached this position.",
   explorer_none: "No game of the database reached this position.",
-  explorer_depth: "The explorer holds the first {plies} plies of every game.",
   explorer_loading: "Looking it up…",
   explorer_play: "Play hole {hole}",
   nav_puzzles: "Puzzles",

@@ -202,7 +202,6 @@ export default {
   explorer_rating: "Puntuación",
   explorer_total: "{games} partidas llegaron a esta posición.",
   explorer_none: "Ninguna partida de la base llegó a esta posición.",
-  explorer_depth: "El explorador guarda las primeras {plies} medias jugadas de cada partida.",
   explorer_loading: "Buscando…",
   explorer_play: "Jugar el hoyo {hole}",
   nav_puzzles: "Problemas",

@@ -202,7 +202,6 @@ export default {
   explorer_rating: "Classement",
   explorer_total: "{games} parties ont atteint cette position.",
   explorer_none: "Aucune partie de la base n’a atteint cette position.",
-  explorer_depth: "L’explorateur garde les {plies} premiers demi-coups de chaque partie.",
   explorer_loading: "Recherche…",
   explorer_play: "Jouer le trou {hole}",
   nav_puzzles: "Problèmes",

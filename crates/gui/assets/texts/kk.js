@@ -202,7 +202,6 @@ export default {
   explorer_rating: "Рейтинг",
   explorer_total: "Бұл позиция {games} ойында кездесті.",
   explorer_none: "Базадағы бірде-бір ойын бұл позицияға жетпеген.",
-  explorer_depth: "Анықтамалық әр ойынның алғашқы {plies} жартылай жүрісін сақтайды.",
   explorer_loading: "Іздеп жатыр…",
   explorer_play: "{hole}-отауды жүру",
   nav_puzzles: "Есептер",

@@ -202,7 +202,6 @@ export default {
   explorer_rating: "Рейтинг",
   explorer_total: "Бул абал {games} оюнда кездешти.",
   explorer_none: "Базадагы бир да оюн бул абалга жеткен эмес.",
-  explorer_depth: "Маалымдама ар бир оюндун алгачкы {plies} жарым жүрүшүн сактайт.",
   explorer_loading: "Издеп жатат…",
   explorer_play: "{hole}-үйдөн жүрүү",
   nav_puzzles: "Маселелер",

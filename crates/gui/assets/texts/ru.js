@@ -202,7 +202,6 @@ export default {
   explorer_rating: "Рейтинг",
   explorer_total: "Эта позиция встретилась в {games} партиях.",
   explorer_none: "Ни одна партия базы не дошла до этой позиции.",
-  explorer_depth: "Справочник хранит первые {plies} полуходов каждой партии.",
   explorer_loading: "Ищу…",
   explorer_play: "Сыграть лунку {hole}",
   nav_puzzles: "Задачи",

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use tuzdyk_db::explorer::INDEXED_PLIES;
+use tuzdyk_db::explorer::OPENING_PLIES;
 use tuzdyk_db::{Database, ImportSource};
 use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_notation::record::GameRecord;
@@ -177,7 +177,7 @@ fn measure(path: &std::path::Path, count: u64, lookups: u64, seed: u64) -> Resul
         summary.imported as f64 / seconds
     ))?;
     console::out(format!(
-        "database {bytes} bytes: {:.0} bytes per game (explorer: first {INDEXED_PLIES} plies)",
+        "database {bytes} bytes: {:.0} bytes per game (explorer: every ply, rows for the first {OPENING_PLIES})",
         bytes as f64 / count as f64
     ))?;
 
@@ -190,7 +190,8 @@ fn measure(path: &std::path::Path, count: u64, lookups: u64, seed: u64) -> Resul
             Position::startpos()
         } else {
             let game = rng.pick(&games);
-            game.position_at(rng.below(game.moves().len().min(INDEXED_PLIES)))
+            // Any ply but the last position (no move is played there).
+            game.position_at(rng.below(game.moves().len()))
         };
         let started = Instant::now();
         let moves = db.explore(&position)?;
