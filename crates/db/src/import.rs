@@ -18,10 +18,11 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{OptionalExtension, Transaction, params};
-use tuzdyk_notation::record::{self, GameRecord, RecordError};
+use tuzdyk_notation::record::{self, GameReader, GameRecord, InputError, RecordError};
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::{GameResult, Position, Side};
 
@@ -51,21 +52,23 @@ pub enum ImportSource<'a> {
     Text { name: &'a str, text: &'a str },
 }
 
-impl ImportSource<'_> {
-    /// The source's name for reports, and its text.
+impl<'a> ImportSource<'a> {
+    /// The source's name for reports, and its text to read as it goes (a
+    /// file is never read whole into memory).
     ///
     /// # Errors
-    /// [`ImportError::Read`] when the file cannot be read.
-    pub(crate) fn read(&self) -> Result<(String, std::borrow::Cow<'_, str>), ImportError> {
+    /// [`ImportError::Read`] when the file cannot be opened.
+    pub(crate) fn open(&self) -> Result<(String, Box<dyn BufRead + 'a>), ImportError> {
         match *self {
             ImportSource::File(path) => {
-                let text = std::fs::read_to_string(path).map_err(|error| ImportError::Read {
+                let file = std::fs::File::open(path).map_err(|error| ImportError::Read {
                     path: path.to_path_buf(),
                     error,
                 })?;
-                Ok((path.display().to_string(), text.into()))
+                let input = std::io::BufReader::new(file);
+                Ok((path.display().to_string(), Box::new(input)))
             }
-            ImportSource::Text { name, text } => Ok((name.to_string(), text.into())),
+            ImportSource::Text { name, text } => Ok((name.to_string(), Box::new(text.as_bytes()))),
         }
     }
 }
@@ -115,6 +118,13 @@ pub enum ImportError {
         #[source]
         error: std::io::Error,
     },
+    /// The file stopped being readable part way (the games before stay).
+    #[error("cannot read '{file}': {error}")]
+    Input {
+        file: String,
+        #[source]
+        error: InputError,
+    },
     #[error("cannot store the games of '{file}': {error}")]
     Store {
         file: String,
@@ -153,8 +163,8 @@ impl Database {
         source: ImportSource<'_>,
         mut on_bad: impl FnMut(&BadRecord),
     ) -> Result<ImportSummary, ImportError> {
-        let (name, text) = source.read()?;
-        let text = text.as_ref();
+        let (name, input) = source.open()?;
+        let games = GameReader::new(input);
         let store = |error| ImportError::Store {
             file: name.clone(),
             error,
@@ -163,7 +173,15 @@ impl Database {
         let mut players = HashMap::new();
         let mut batch = Vec::with_capacity(BATCH);
         let mut pending = explorer::Pending::default();
-        for game in record::parse_games_at(text) {
+        let mut failed = None;
+        for game in games {
+            let game = match game {
+                Ok(game) => game,
+                Err(error) => {
+                    failed = Some(error);
+                    break;
+                }
+            };
             match game.record {
                 Ok(record) => batch.push(row(&record)),
                 Err(error) => {
@@ -188,7 +206,10 @@ impl Database {
             .store(&mut batch, &mut players, &mut pending)
             .map_err(store)?;
         self.flush(&mut pending).map_err(store)?;
-        Ok(summary)
+        match failed {
+            Some(error) => Err(ImportError::Input { file: name, error }),
+            None => Ok(summary),
+        }
     }
 
     /// Stores a batch in one transaction; the explorer rows of the games

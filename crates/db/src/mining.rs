@@ -7,10 +7,12 @@
 //! and line, duplicates skipped.
 
 use std::fmt;
+use std::io::BufRead as _;
 use std::str::FromStr;
 
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
+use tuzdyk_notation::record::InputError;
 use tuzdyk_notation::{excerpt, tfen};
 use tuzdyk_rules::{IllegalMove, Move, Position};
 
@@ -282,18 +284,26 @@ impl Database {
         source: ImportSource<'_>,
         mut on_bad: impl FnMut(&BadLine),
     ) -> Result<ImportSummary, ImportError> {
-        let (name, text) = source.read()?;
+        let (name, input) = source.open()?;
         let store = |error| ImportError::Store {
             file: name.clone(),
             error,
         };
         let mut summary = ImportSummary::default();
+        let mut failed = None;
         let tx = self.conn.unchecked_transaction().map_err(store)?;
-        for (k, text) in text.lines().enumerate() {
+        for (k, text) in input.lines().enumerate() {
+            let text = match text {
+                Ok(text) => text,
+                Err(error) => {
+                    failed = Some(InputError { line: k + 1, error });
+                    break;
+                }
+            };
             if text.trim().is_empty() {
                 continue;
             }
-            let checked = PuzzleLine::parse(text).and_then(|l| Ok((l.checked()?, l)));
+            let checked = PuzzleLine::parse(&text).and_then(|l| Ok((l.checked()?, l)));
             let ((position, solution), line) = match checked {
                 Ok(found) => found,
                 Err(error) => {
@@ -332,6 +342,9 @@ impl Database {
             }
         }
         tx.commit().map_err(store)?;
-        Ok(summary)
+        match failed {
+            Some(error) => Err(ImportError::Input { file: name, error }),
+            None => Ok(summary),
+        }
     }
 }

@@ -28,7 +28,7 @@ use tuzdyk_rules::{Game, GameResult, IllegalMove, Position, Side};
 use crate::tfen::{self, TfenError};
 
 pub use date::{civil_from_days, date_tag, today};
-pub use read::{ReadGame, parse_game_text, parse_games, parse_games_at};
+pub use read::{GameReader, InputError, ReadGame, parse_game_text, parse_games, parse_games_at};
 pub use write::move_token;
 
 /// One game: its tags, the game itself and how the record says it ended.

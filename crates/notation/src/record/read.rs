@@ -29,24 +29,142 @@ pub struct ReadGame {
 /// Reads every game of a file, as [`parse_games`], with the line each
 /// game starts on, so that a problem can be reported as `file:line`.
 pub fn parse_games_at(text: &str) -> Vec<ReadGame> {
-    let games = split_games(text);
-    let mut line = 1;
-    let mut counted = 0;
-    games
-        .into_iter()
-        .enumerate()
-        .map(|(i, (offset, chunk))| {
-            line += text.as_bytes()[counted..offset]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count();
-            counted = offset;
-            ReadGame {
-                line,
-                record: parse_game(&chunk, i + 1),
-            }
-        })
+    // Text in memory is valid UTF-8 and reading it cannot fail, so the
+    // reader never yields an error here.
+    GameReader::new(text.as_bytes())
+        .filter_map(Result::ok)
         .collect()
+}
+
+/// Bytes of a file read before the games in them are cut out: the reader
+/// holds about this much text and one game's tokens at a time.
+const PIECE: usize = 1 << 16;
+
+/// Reads the games of a file as it goes, as [`parse_games_at`] reads text
+/// in memory: it reads the input a piece at a time (whole lines, about
+/// [`PIECE`] bytes), hands out every game of the piece but the last, and
+/// keeps the last (it may go on in the next piece) to read again with
+/// the next piece. Memory stays about a piece, whatever the file's size.
+///
+/// ```
+/// use tuzdyk_notation::record::GameReader;
+///
+/// let text = "[White \"a\"]\n\n1. 65(10) 98 *\n\n[White \"b\"]\n\n1. 99 *\n";
+/// let games: Vec<_> = GameReader::new(text.as_bytes()).map(Result::unwrap).collect();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[1].line, 5);
+/// assert!(games[0].record.is_ok() && games[1].record.is_err());
+/// ```
+pub struct GameReader<R> {
+    input: R,
+    /// Text read and not yet handed out, from the start of a game.
+    text: String,
+    /// The 1-based line `text` starts on.
+    line: usize,
+    /// Games handed out so far.
+    games: usize,
+    ready: std::collections::VecDeque<ReadGame>,
+    ended: bool,
+    /// Why the input stopped, told after the games read before it.
+    failed: Option<InputError>,
+}
+
+impl<R: std::io::BufRead> GameReader<R> {
+    pub fn new(input: R) -> GameReader<R> {
+        GameReader {
+            input,
+            text: String::new(),
+            line: 1,
+            games: 0,
+            ready: std::collections::VecDeque::new(),
+            ended: false,
+            failed: None,
+        }
+    }
+
+    /// Reads a piece more and readies the games it completes. When the
+    /// input fails, the games complete before the failure are readied and
+    /// the game it cut is dropped.
+    fn read_piece(&mut self) {
+        let mut wanted = self.text.len() + PIECE;
+        loop {
+            while !self.ended && self.text.len() < wanted {
+                match self.input.read_line(&mut self.text) {
+                    Ok(read) => self.ended = read == 0,
+                    Err(error) => {
+                        let line = self.line + newlines(&self.text);
+                        self.failed = Some(InputError { line, error });
+                        self.ended = true;
+                    }
+                }
+            }
+            let mut chunks = split_games(&self.text);
+            // The last game may go on in the next piece: it is kept, to be
+            // read again with it, unless the input has ended.
+            let kept = if self.ended && self.failed.is_none() {
+                None
+            } else {
+                chunks.pop()
+            };
+            if kept.is_some() && chunks.is_empty() && !self.ended {
+                // One game longer than the piece: read on.
+                wanted = self.text.len() * 2;
+                continue;
+            }
+            let mut counted = 0;
+            for (offset, tokens) in chunks {
+                self.line += newlines(&self.text[counted..offset]);
+                counted = offset;
+                self.games += 1;
+                self.ready.push_back(ReadGame {
+                    line: self.line,
+                    record: parse_game(&tokens, self.games),
+                });
+            }
+            match kept {
+                Some((offset, _)) if !self.ended => {
+                    self.line += newlines(&self.text[counted..offset]);
+                    self.text.drain(..offset);
+                }
+                _ => {
+                    self.line += newlines(&self.text[counted..]);
+                    self.text.clear();
+                }
+            }
+            return;
+        }
+    }
+}
+
+/// Why a [`GameReader`] stopped: the input failed (it cannot be read, or
+/// is not UTF-8) on a line.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {error}")]
+pub struct InputError {
+    /// The 1-based line being read.
+    pub line: usize,
+    #[source]
+    pub error: std::io::Error,
+}
+
+fn newlines(text: &str) -> usize {
+    text.bytes().filter(|&b| b == b'\n').count()
+}
+
+impl<R: std::io::BufRead> Iterator for GameReader<R> {
+    /// A game, or the input's error (it cannot be read, or is not UTF-8);
+    /// after an error the reader ends.
+    type Item = Result<ReadGame, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.ready.is_empty() && !(self.ended && self.text.is_empty()) {
+            self.read_piece();
+        }
+        match self.ready.pop_front() {
+            Some(game) => Some(Ok(game)),
+            None => self.failed.take().map(Err),
+        }
+    }
 }
 
 /// Reads text that must hold exactly one game.
@@ -511,5 +629,80 @@ mod line_tests {
         assert!(games[2].record.is_ok());
         let plain: Vec<_> = parse_games(text).into_iter().map(|g| g.is_ok()).collect();
         assert_eq!(plain, [true, false, true]);
+    }
+}
+
+#[cfg(test)]
+mod piece_tests {
+    use super::*;
+
+    /// The games of `text` read whole, as the reader did before it read
+    /// in pieces: the reference the pieces must match.
+    fn read_whole(text: &str) -> Vec<ReadGame> {
+        let mut line = 1;
+        let mut counted = 0;
+        split_games(text)
+            .into_iter()
+            .enumerate()
+            .map(|(i, (offset, tokens))| {
+                line += newlines(&text[counted..offset]);
+                counted = offset;
+                ReadGame {
+                    line,
+                    record: parse_game(&tokens, i + 1),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_file_read_in_pieces_gives_the_games_read_whole() {
+        // The PlayOK games span 16 pieces; a bad record in the middle, a
+        // comment after a result and one across lines are cut anywhere.
+        let playok = include_str!("../../../../tests/data/playok-games.pgn");
+        let mut text = playok.to_string();
+        let middle = text.len() / 2 + text[text.len() / 2..].find("\n[").unwrap_or(0);
+        text.insert_str(
+            middle,
+            "\n[White \"x\"]\n\n1. 11 22 33 *\n{a comment\nover lines}\n",
+        );
+        for text in [playok, text.as_str()] {
+            let whole = read_whole(text);
+            assert!(whole.len() > 1000);
+            let pieces: Vec<ReadGame> = GameReader::new(text.as_bytes())
+                .map(Result::unwrap)
+                .collect();
+            assert_eq!(pieces.len(), whole.len());
+            for (a, b) in pieces.iter().zip(&whole) {
+                assert_eq!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_longer_than_a_piece_is_read_whole() {
+        let comment = "x".repeat(3 * PIECE);
+        let text = format!(
+            "[White \"a\"]\n\n1. 65(10) {{{comment}}} 98 *\n\n[White \"b\"]\n\n1. 65(10) 98 *\n"
+        );
+        let games: Vec<ReadGame> = GameReader::new(text.as_bytes())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(games, read_whole(&text));
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].line, 5);
+    }
+
+    #[test]
+    fn input_that_is_not_utf8_ends_the_games_after_those_before_it() {
+        let bytes = b"[White \"a\"]\n\n1. 65(10) 98 *\n\n[White \"b\"]\n\n1. 6\xff";
+        let mut reader = GameReader::new(&bytes[..]);
+        assert!(matches!(reader.next(), Some(Ok(g)) if g.record.is_ok()));
+        assert!(
+            matches!(reader.next(), Some(Err(e))
+                if e.error.kind() == std::io::ErrorKind::InvalidData && e.line == 7),
+            "the game cut by the bad byte is dropped, the error told"
+        );
+        assert!(reader.next().is_none());
     }
 }
