@@ -18,9 +18,8 @@
 //! per bucket, `explorer_deep.id = segment << 16 | bucket`), and two
 //! segments of the same level are merged into one of the next level, as a
 //! binary counter carries: each entry is rewritten about log2(flushes)
-//! times, a look-up reads at most that many rows, and a merge reads its two
-//! segments a range of buckets at a time, so its memory stays a fraction of
-//! theirs.
+//! times, and a look-up reads at most that many rows. A merge goes a range
+//! of buckets at a time, so its memory stays a fraction of its segments.
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
@@ -145,15 +144,20 @@ fn equal_pair(tx: &Transaction<'_>) -> rusqlite::Result<Option<(i64, i64, i64)>>
     .optional()
 }
 
-/// Merges segments `older` and `newer` into a new segment of `level`.
+/// Merges segment `newer` into `older`, which becomes of `level`. It goes
+/// a range of buckets at a time, rewriting `older`'s rows in place and
+/// deleting `newer`'s as it goes, so that the pages one range frees are
+/// reused by the next: the file does not keep a merge's worth of free pages
+/// (writing a new segment and dropping both after left 14% of the file free
+/// at 100,000 games, measured with `tuzdyk db bench` and `PRAGMA
+/// freelist_count`).
 fn merge(tx: &Transaction<'_>, older: i64, newer: i64, level: i64) -> rusqlite::Result<()> {
-    tx.execute("INSERT INTO explorer_segments (level) VALUES (?1)", [level])?;
-    let merged = tx.last_insert_rowid();
     let mut read = tx.prepare_cached(
         "SELECT id, entries FROM explorer_deep WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
     )?;
-    let mut insert =
-        tx.prepare_cached("INSERT INTO explorer_deep (id, entries) VALUES (?1, ?2)")?;
+    let mut write =
+        tx.prepare_cached("INSERT OR REPLACE INTO explorer_deep (id, entries) VALUES (?1, ?2)")?;
+    let mut delete = tx.prepare_cached("DELETE FROM explorer_deep WHERE id BETWEEN ?1 AND ?2")?;
     for first in (0..BUCKETS).step_by(MERGE_RANGE as usize) {
         let last = first + MERGE_RANGE - 1;
         let mut buckets: Vec<Vec<(i64, u8)>> = vec![Vec::new(); MERGE_RANGE as usize];
@@ -172,25 +176,24 @@ fn merge(tx: &Transaction<'_>, older: i64, newer: i64, level: i64) -> rusqlite::
                 }
             }
         }
+        delete.execute(params![row_id(newer, first), row_id(newer, last)])?;
         for (offset, mut entries) in buckets.into_iter().enumerate() {
             if entries.is_empty() {
                 continue;
             }
             entries.sort_unstable();
             entries.dedup();
-            insert.execute(params![
-                row_id(merged, first + offset as u64),
+            write.execute(params![
+                row_id(older, first + offset as u64),
                 encode(entries)
             ])?;
         }
     }
-    for segment in [older, newer] {
-        tx.execute(
-            "DELETE FROM explorer_deep WHERE id BETWEEN ?1 AND ?2",
-            params![row_id(segment, 0), row_id(segment, BUCKETS - 1)],
-        )?;
-        tx.execute("DELETE FROM explorer_segments WHERE id = ?1", [segment])?;
-    }
+    tx.execute(
+        "UPDATE explorer_segments SET level = ?1 WHERE id = ?2",
+        [level, older],
+    )?;
+    tx.execute("DELETE FROM explorer_segments WHERE id = ?1", [newer])?;
     Ok(())
 }
 
