@@ -1026,11 +1026,7 @@ fn a_puzzle_is_solved_another_failed_and_both_rated_as_glicko_computes() {
         view["puzzle"]["id"], second.id,
         "the other puzzle of the theme: {view}"
     );
-    let wrong = second
-        .position
-        .legal_moves()
-        .find(|&mv| mv != second.solution[0])
-        .expect("another legal move");
+    let wrong = gui_support::wrong_move(second);
     let view = puzzle_answer(
         &mut client,
         json!({"study": "puzzle_move", "id": second.id, "hole": wrong.number()}),
@@ -1136,11 +1132,7 @@ fn a_puzzle_counts_once_and_is_analysed_once_over() {
     assert_eq!(client.state["tfen"], tfen::write(&Position::startpos()));
 
     // Failed by a wrong move: rated once.
-    let wrong = first
-        .position
-        .legal_moves()
-        .find(|&mv| mv != first.solution[0])
-        .expect("a wrong move");
+    let wrong = gui_support::wrong_move(first);
     let view = puzzle_answer(
         &mut client,
         json!({"study": "puzzle_move", "id": first.id, "hole": wrong.number()}),

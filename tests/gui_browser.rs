@@ -1508,22 +1508,7 @@ async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
         .iter()
         .find(|p| p.id == id)
         .expect("a puzzle of the database");
-    let side = puzzle.position.side_to_move();
-    for (k, mv) in puzzle.solution.iter().enumerate().step_by(2) {
-        browser
-            .wait(
-                "the solver's turn",
-                &format!("document.body.dataset.puzzlePly === '{k}' && document.body.dataset.puzzleBusy === '0'"),
-            )
-            .await;
-        let index = side.index() * 9 + mv.index();
-        tap(
-            &browser,
-            viewport,
-            &format!("#puzzle-board .hole[data-index='{index}']"),
-        )
-        .await;
-    }
+    play_solution(&browser, viewport, puzzle, puzzle.solution.len()).await;
     puzzle_settled(&browser, "solved").await;
     assert_eq!(browser.text("#puzzle-status").await, "Solved!");
     let lit = browser
@@ -1544,12 +1529,7 @@ async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
     }
 
     browser.click("#puzzle-next").await;
-    browser
-        .wait(
-            "the next puzzle",
-            &format!("document.body.dataset.puzzleId !== '{id}' && document.body.dataset.puzzle === 'playing' && document.body.dataset.puzzleBusy === '0'"),
-        )
-        .await;
+    next_puzzle_shown(&browser, id).await;
     let id = browser.number("puzzleId").await as i64;
     let puzzle = puzzles
         .iter()
@@ -1558,22 +1538,7 @@ async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
     if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
         browser.screenshot(&format!("{dir}/{name}.png")).await;
     }
-    let wrong = puzzle
-        .position
-        .legal_moves()
-        .find(|&mv| mv != puzzle.solution[0])
-        .expect("a wrong move");
-    let side = puzzle.position.side_to_move();
-    tap(
-        &browser,
-        viewport,
-        &format!(
-            "#puzzle-board .hole[data-index='{}']",
-            side.index() * 9 + wrong.index()
-        ),
-    )
-    .await;
-    puzzle_settled(&browser, "failed").await;
+    let wrong = fail_puzzle(&browser, viewport, puzzle).await;
     let status = browser.text("#puzzle-status").await;
     assert_eq!(
         status,
@@ -1645,25 +1610,60 @@ async fn play_solution(
                 &format!("document.body.dataset.puzzlePly === '{k}' && document.body.dataset.puzzleBusy === '0'"),
             )
             .await;
-        let index = side.index() * 9 + mv.index();
-        tap(
-            browser,
-            viewport,
-            &format!("#puzzle-board .hole[data-index='{index}']"),
-        )
-        .await;
+        tap_puzzle_hole(browser, viewport, side.index() * 9 + mv.index()).await;
     }
 }
 
-/// Opens the puzzle page of `server` as a newcomer does, and waits for
-/// the first puzzle.
-async fn open_puzzles(browser: &Browser, server: &Server) {
+/// Clicks (taps) a wrong first move of `puzzle` and waits for the
+/// failure; the move.
+async fn fail_puzzle(browser: &Browser, viewport: Viewport, puzzle: &tuzdyk_db::Puzzle) -> Move {
+    let wrong = gui_support::wrong_move(puzzle);
+    let side = puzzle.position.side_to_move();
+    tap_puzzle_hole(browser, viewport, side.index() * 9 + wrong.index()).await;
+    puzzle_settled(browser, "failed").await;
+    wrong
+}
+
+/// The test's puzzle database (`prepare`d further), a server on it and a
+/// browser of `viewport` on its puzzle page as a newcomer opens it, the
+/// first puzzle shown.
+async fn puzzle_page(
+    test: &str,
+    viewport: Viewport,
+    prepare: impl FnOnce(&Path),
+) -> (std::path::PathBuf, Vec<tuzdyk_db::Puzzle>, Server, Browser) {
+    let name = format!("puzzle-{test}-{viewport:?}");
+    let (path, puzzles) = gui_support::puzzle_database(&name);
+    prepare(&path);
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let browser = Browser::start(&name, viewport).await;
     browser
         .client
         .goto(&format!("{}#puzzles", server.url))
         .await
         .expect("the page loads");
-    puzzle_settled(browser, "playing").await;
+    puzzle_settled(&browser, "playing").await;
+    (path, puzzles, server, browser)
+}
+
+/// Waits for a puzzle other than `id`, ready to play.
+async fn next_puzzle_shown(browser: &Browser, id: i64) {
+    browser
+        .wait(
+            "the next puzzle",
+            &format!("document.body.dataset.puzzleId !== '{id}' && document.body.dataset.puzzle === 'playing' && document.body.dataset.puzzleBusy === '0'"),
+        )
+        .await;
+}
+
+/// A click (a tap) on the puzzle board's hole `index`.
+async fn tap_puzzle_hole(browser: &Browser, viewport: Viewport, index: usize) {
+    tap(
+        browser,
+        viewport,
+        &format!("#puzzle-board .hole[data-index='{index}']"),
+    )
+    .await;
 }
 
 /// Saves a screenshot named `name` (`-phone` added on the phone) when
@@ -1715,15 +1715,13 @@ fn tries(path: &Path, id: i64) -> Vec<bool> {
 /// back on the puzzle page the solved puzzle is still shown and the next
 /// one comes. Before the end the button is disabled.
 async fn a_puzzle_analysed(viewport: Viewport) {
-    let name = format!("puzzle-analyse-{viewport:?}");
-    let (path, puzzles) = gui_support::puzzle_database(&name);
     // The game the puzzles are cut from, for the explorer.
-    let text = std::fs::read_to_string("tests/data/playok-games.pgn").unwrap();
-    let end = text[1..].find("[Event").map_or(text.len(), |i| i + 1);
-    assert_eq!(gui_support::import_games(&path, &text[..end]), 1);
-    let server = Server::start(&["--db", path.to_str().unwrap()]);
-    let browser = Browser::start(&name, viewport).await;
-    open_puzzles(&browser, &server).await;
+    let (path, puzzles, _server, browser) = puzzle_page("analyse", viewport, |path| {
+        let text = std::fs::read_to_string("tests/data/playok-games.pgn").unwrap();
+        let end = text[1..].find("[Event").map_or(text.len(), |i| i + 1);
+        assert_eq!(gui_support::import_games(path, &text[..end]), 1);
+    })
+    .await;
     let analyse_disabled = "document.getElementById('puzzle-analyse').disabled";
     assert_eq!(browser.eval(analyse_disabled).await, true, "before the end");
     let puzzle = shown_puzzle(&browser, &puzzles).await;
@@ -1787,12 +1785,7 @@ async fn a_puzzle_analysed(viewport: Viewport) {
     puzzle_settled(&browser, "solved").await;
     assert_eq!(browser.text("#puzzle-status").await, "Solved!");
     tap(&browser, viewport, "#puzzle-next").await;
-    browser
-        .wait(
-            "the next puzzle",
-            &format!("document.body.dataset.puzzleId !== '{}' && document.body.dataset.puzzle === 'playing' && document.body.dataset.puzzleBusy === '0'", puzzle.id),
-        )
-        .await;
+    next_puzzle_shown(&browser, puzzle.id).await;
 
     // The next, Black's puzzle, given up: analysed with Black to move, and
     // the engine (White's opponent in the first game) plays nothing.
@@ -1833,11 +1826,7 @@ fn browser_a_puzzle_analysed_on_the_play_page() {
 /// failure's answer came) is played but not rated: never a failure turned
 /// into a solve.
 async fn a_puzzle_reloaded(viewport: Viewport) {
-    let name = format!("puzzle-reload-{viewport:?}");
-    let (path, puzzles) = gui_support::puzzle_database(&name);
-    let server = Server::start(&["--db", path.to_str().unwrap()]);
-    let browser = Browser::start(&name, viewport).await;
-    open_puzzles(&browser, &server).await;
+    let (path, puzzles, _server, browser) = puzzle_page("reload", viewport, |_| {}).await;
     let first = shown_puzzle(&browser, &puzzles).await;
     assert!(first.solution.len() >= 3, "a puzzle of two moves to find");
     play_solution(&browser, viewport, first, 1).await;
@@ -1875,29 +1864,9 @@ async fn a_puzzle_reloaded(viewport: Viewport) {
 
     // The next one failed, then a reload: another puzzle.
     tap(&browser, viewport, "#puzzle-next").await;
-    browser
-        .wait(
-            "the next puzzle",
-            &format!("document.body.dataset.puzzleId !== '{}' && document.body.dataset.puzzle === 'playing' && document.body.dataset.puzzleBusy === '0'", first.id),
-        )
-        .await;
+    next_puzzle_shown(&browser, first.id).await;
     let second = shown_puzzle(&browser, &puzzles).await;
-    let wrong = second
-        .position
-        .legal_moves()
-        .find(|&mv| mv != second.solution[0])
-        .expect("a wrong move");
-    let side = second.position.side_to_move();
-    tap(
-        &browser,
-        viewport,
-        &format!(
-            "#puzzle-board .hole[data-index='{}']",
-            side.index() * 9 + wrong.index()
-        ),
-    )
-    .await;
-    puzzle_settled(&browser, "failed").await;
+    fail_puzzle(&browser, viewport, second).await;
     let failed = puzzle_rating(&browser).await;
     assert!(failed < solved, "{failed} after {solved}");
     assert_eq!(tries(&path, second.id), vec![false]);
@@ -1952,11 +1921,7 @@ fn browser_a_puzzle_reloaded_midway_starts_again_and_counts_once() {
 /// nothing is sent, nothing counts as a failure, and the puzzle is then
 /// solved.
 async fn puzzle_refusals(viewport: Viewport) {
-    let name = format!("puzzle-refusals-{viewport:?}");
-    let (path, puzzles) = gui_support::puzzle_database(&name);
-    let server = Server::start(&["--db", path.to_str().unwrap()]);
-    let browser = Browser::start(&name, viewport).await;
-    open_puzzles(&browser, &server).await;
+    let (path, puzzles, _server, browser) = puzzle_page("refusals", viewport, |_| {}).await;
     let puzzle = shown_puzzle(&browser, &puzzles).await;
     let side = puzzle.position.side_to_move();
     let status = browser.text("#puzzle-status").await;
@@ -1976,12 +1941,7 @@ async fn puzzle_refusals(viewport: Viewport) {
     };
 
     let theirs = side.opponent().index() * 9 + 4;
-    tap(
-        &browser,
-        viewport,
-        &format!("#puzzle-board .hole[data-index='{theirs}']"),
-    )
-    .await;
+    tap_puzzle_hole(&browser, viewport, theirs).await;
     browser
         .wait(
             "the opponent's row refused",
@@ -2002,12 +1962,7 @@ async fn puzzle_refusals(viewport: Viewport) {
         .map(|i| side.index() * 9 + i)
         .find(|&index| board.holes[index] == 0 && !board.tuzdiks.contains(&Some(index)))
         .expect("the test's first puzzle has an empty hole of its own");
-    tap(
-        &browser,
-        viewport,
-        &format!("#puzzle-board .hole[data-index='{empty}']"),
-    )
-    .await;
+    tap_puzzle_hole(&browser, viewport, empty).await;
     let said = format!(
         "Hole {} is empty: choose a hole with stones.",
         empty % 9 + 1
