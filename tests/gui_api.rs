@@ -1026,11 +1026,7 @@ fn a_puzzle_is_solved_another_failed_and_both_rated_as_glicko_computes() {
         view["puzzle"]["id"], second.id,
         "the other puzzle of the theme: {view}"
     );
-    let wrong = second
-        .position
-        .legal_moves()
-        .find(|&mv| mv != second.solution[0])
-        .expect("another legal move");
+    let wrong = gui_support::wrong_move(second);
     let view = puzzle_answer(
         &mut client,
         json!({"study": "puzzle_move", "id": second.id, "hole": wrong.number()}),
@@ -1110,4 +1106,94 @@ fn an_empty_puzzle_database_says_how_to_make_puzzles() {
     assert_eq!(view["empty"]["key"], "puzzles_empty", "{view}");
     let refused = puzzle_answer(&mut client, json!({"study": "puzzle_hint", "id": 1}));
     assert_eq!(refused["code"], "no_puzzle", "{refused}");
+}
+
+/// A puzzle opened again (a reload: a new page, a new connection) is
+/// played, but only its first try rates anybody: a failure followed by a
+/// solve of the same puzzle leaves the failure standing. Once over, and
+/// only then, its position is set up on the page's game to analyse: two
+/// players on one board, the engine lines on, nobody's move played.
+#[test]
+fn a_puzzle_counts_once_and_is_analysed_once_over() {
+    let (path, puzzles) = gui_support::puzzle_database("puzzles-once");
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let mut client = Client::connect(&server, None);
+    let game = client.game_id();
+    let view = puzzle_answer(&mut client, json!({"study": "puzzle_next", "theme": null}));
+    let first = &puzzles[0];
+    assert_eq!(view["puzzle"]["id"], first.id, "{view}");
+    assert_eq!(view["puzzle"]["replay"], false, "{view}");
+    let refused = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_analyse", "id": first.id}),
+    );
+    assert_eq!(refused["code"], "puzzle_not_over", "{refused}");
+    assert_eq!(refused["text"]["key"], "err_puzzle_not_over", "{refused}");
+    assert_eq!(client.state["tfen"], tfen::write(&Position::startpos()));
+
+    // Failed by a wrong move: rated once.
+    let wrong = gui_support::wrong_move(first);
+    let view = puzzle_answer(
+        &mut client,
+        json!({"study": "puzzle_move", "id": first.id, "hole": wrong.number()}),
+    );
+    assert_eq!(view["puzzle"]["status"], "failed", "{view}");
+    assert!(view["puzzle"]["change"].as_f64().unwrap() < 0.0, "{view}");
+    let db = tuzdyk_db::Database::open(&path).expect("the database");
+    let solver = db.solver().unwrap();
+    let rated = db.puzzle(first.id).unwrap().unwrap();
+    drop(db);
+
+    // A reload: the same puzzle opened on a new connection and solved.
+    let mut again = Client::connect(&server, Some(&game));
+    let view = puzzle_answer(&mut again, json!({"study": "puzzle_open", "id": first.id}));
+    assert_eq!(view["puzzle"]["replay"], true, "{view}");
+    for (k, mv) in first.solution.iter().enumerate().step_by(2) {
+        let view = puzzle_answer(
+            &mut again,
+            json!({"study": "puzzle_move", "id": first.id, "hole": mv.number()}),
+        );
+        assert_eq!(view["type"], "puzzle", "move {k}: {view}");
+    }
+    let view = puzzle_answer(
+        &mut again,
+        json!({"study": "puzzle_analyse", "id": first.id}),
+    );
+    assert_eq!(view["puzzle"]["status"], "solved", "{view}");
+    assert!(view["puzzle"]["change"].is_null(), "not rated: {view}");
+    assert!(close(&view["solver"]["rating"], solver.rating), "{view}");
+    let db = tuzdyk_db::Database::open(&path).expect("the database");
+    assert_eq!(db.solver().unwrap(), solver, "the solver is rated once");
+    assert_eq!(db.puzzle(first.id).unwrap().unwrap(), rated);
+    let tries: Vec<bool> = db
+        .attempts(first.id)
+        .unwrap()
+        .iter()
+        .map(|a| a.solved)
+        .collect();
+    assert_eq!(tries, vec![false, true], "both tries recorded");
+    // The next puzzle is another: the tried one comes last.
+    let view = puzzle_answer(&mut again, json!({"study": "puzzle_next", "theme": null}));
+    assert_ne!(view["puzzle"]["id"], first.id, "{view}");
+
+    // The analysis: the puzzle's position, two players, the engine lines.
+    let wanted = json!(tfen::write(&first.position));
+    let seen = again
+        .seen
+        .iter()
+        .find(|m| m["type"] == "state" && m["tfen"] == wanted)
+        .cloned();
+    let state =
+        seen.unwrap_or_else(|| again.wait_state("the puzzle's position", |s| s["tfen"] == wanted));
+    assert_eq!(state["settings"]["mode"], "humans", "{state}");
+    assert_eq!(state["analysis"], true, "{state}");
+    assert_eq!(state["plies"], 0, "{state}");
+    assert!(
+        again
+            .seen
+            .iter()
+            .any(|m| m["type"] == "notice" && m["code"] == "puzzle_analysis"),
+        "{:?}",
+        again.seen
+    );
 }

@@ -1508,22 +1508,7 @@ async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
         .iter()
         .find(|p| p.id == id)
         .expect("a puzzle of the database");
-    let side = puzzle.position.side_to_move();
-    for (k, mv) in puzzle.solution.iter().enumerate().step_by(2) {
-        browser
-            .wait(
-                "the solver's turn",
-                &format!("document.body.dataset.puzzlePly === '{k}' && document.body.dataset.puzzleBusy === '0'"),
-            )
-            .await;
-        let index = side.index() * 9 + mv.index();
-        tap(
-            &browser,
-            viewport,
-            &format!("#puzzle-board .hole[data-index='{index}']"),
-        )
-        .await;
-    }
+    play_solution(&browser, viewport, puzzle, puzzle.solution.len()).await;
     puzzle_settled(&browser, "solved").await;
     assert_eq!(browser.text("#puzzle-status").await, "Solved!");
     let lit = browser
@@ -1544,12 +1529,7 @@ async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
     }
 
     browser.click("#puzzle-next").await;
-    browser
-        .wait(
-            "the next puzzle",
-            &format!("document.body.dataset.puzzleId !== '{id}' && document.body.dataset.puzzle === 'playing' && document.body.dataset.puzzleBusy === '0'"),
-        )
-        .await;
+    next_puzzle_shown(&browser, id).await;
     let id = browser.number("puzzleId").await as i64;
     let puzzle = puzzles
         .iter()
@@ -1558,22 +1538,7 @@ async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
     if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
         browser.screenshot(&format!("{dir}/{name}.png")).await;
     }
-    let wrong = puzzle
-        .position
-        .legal_moves()
-        .find(|&mv| mv != puzzle.solution[0])
-        .expect("a wrong move");
-    let side = puzzle.position.side_to_move();
-    tap(
-        &browser,
-        viewport,
-        &format!(
-            "#puzzle-board .hole[data-index='{}']",
-            side.index() * 9 + wrong.index()
-        ),
-    )
-    .await;
-    puzzle_settled(&browser, "failed").await;
+    let wrong = fail_puzzle(&browser, viewport, puzzle).await;
     let status = browser.text("#puzzle-status").await;
     assert_eq!(
         status,
@@ -1614,5 +1579,421 @@ fn browser_a_puzzle_solved_and_one_failed() {
     runtime().block_on(async {
         a_puzzle_solved_and_one_failed(Viewport::Desktop, "puzzles-desktop").await;
         a_puzzle_solved_and_one_failed(Viewport::Phone, "puzzles-phone").await;
+    });
+}
+
+/// The puzzle open on the page, as the database holds it.
+async fn shown_puzzle<'a>(
+    browser: &Browser,
+    puzzles: &'a [tuzdyk_db::Puzzle],
+) -> &'a tuzdyk_db::Puzzle {
+    let id = browser.number("puzzleId").await as i64;
+    puzzles
+        .iter()
+        .find(|p| p.id == id)
+        .unwrap_or_else(|| panic!("puzzle {id} is not the test's"))
+}
+
+/// Clicks (taps) the solver's first `moves` moves of `puzzle`'s solution
+/// from its start, each once the reply before it has been sown.
+async fn play_solution(
+    browser: &Browser,
+    viewport: Viewport,
+    puzzle: &tuzdyk_db::Puzzle,
+    moves: usize,
+) {
+    let side = puzzle.position.side_to_move();
+    for (k, mv) in puzzle.solution.iter().enumerate().step_by(2).take(moves) {
+        browser
+            .wait(
+                "the solver's turn",
+                &format!("document.body.dataset.puzzlePly === '{k}' && document.body.dataset.puzzleBusy === '0'"),
+            )
+            .await;
+        tap_puzzle_hole(browser, viewport, side.index() * 9 + mv.index()).await;
+    }
+}
+
+/// Clicks (taps) a wrong first move of `puzzle` and waits for the
+/// failure; the move.
+async fn fail_puzzle(browser: &Browser, viewport: Viewport, puzzle: &tuzdyk_db::Puzzle) -> Move {
+    let wrong = gui_support::wrong_move(puzzle);
+    let side = puzzle.position.side_to_move();
+    tap_puzzle_hole(browser, viewport, side.index() * 9 + wrong.index()).await;
+    puzzle_settled(browser, "failed").await;
+    wrong
+}
+
+/// The test's puzzle database (`prepare`d further), a server on it and a
+/// browser of `viewport` on its puzzle page as a newcomer opens it, the
+/// first puzzle shown.
+async fn puzzle_page(
+    test: &str,
+    viewport: Viewport,
+    prepare: impl FnOnce(&Path),
+) -> (std::path::PathBuf, Vec<tuzdyk_db::Puzzle>, Server, Browser) {
+    let name = format!("puzzle-{test}-{viewport:?}");
+    let (path, puzzles) = gui_support::puzzle_database(&name);
+    prepare(&path);
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let browser = Browser::start(&name, viewport).await;
+    browser
+        .client
+        .goto(&format!("{}#puzzles", server.url))
+        .await
+        .expect("the page loads");
+    puzzle_settled(&browser, "playing").await;
+    (path, puzzles, server, browser)
+}
+
+/// Waits for a puzzle other than `id`, ready to play.
+async fn next_puzzle_shown(browser: &Browser, id: i64) {
+    browser
+        .wait(
+            "the next puzzle",
+            &format!("document.body.dataset.puzzleId !== '{id}' && document.body.dataset.puzzle === 'playing' && document.body.dataset.puzzleBusy === '0'"),
+        )
+        .await;
+}
+
+/// A click (a tap) on the puzzle board's hole `index`.
+async fn tap_puzzle_hole(browser: &Browser, viewport: Viewport, index: usize) {
+    tap(
+        browser,
+        viewport,
+        &format!("#puzzle-board .hole[data-index='{index}']"),
+    )
+    .await;
+}
+
+/// Saves a screenshot named `name` (`-phone` added on the phone) when
+/// TUZDYK_GUI_SCREENSHOTS names a folder.
+async fn puzzle_screenshot(browser: &Browser, viewport: Viewport, name: &str) {
+    if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+        let suffix = if viewport == Viewport::Phone {
+            "-phone"
+        } else {
+            ""
+        };
+        browser
+            .screenshot(&format!("{dir}/{name}{suffix}.png"))
+            .await;
+    }
+}
+
+/// The puzzle board's holes all of one height, and the page no wider
+/// than the viewport.
+async fn puzzle_layout(browser: &Browser) {
+    let heights = browser
+        .eval("[...document.querySelectorAll('#puzzle-board .hole')].map((h) => Math.round(h.getBoundingClientRect().height * 10) / 10)")
+        .await;
+    let heights: Vec<f64> = serde_json::from_value(heights).unwrap();
+    assert_eq!(heights.len(), 18);
+    assert!(
+        heights
+            .iter()
+            .all(|h| (h - heights[0]).abs() < 0.5 && *h > 20.0),
+        "holes of different heights: {heights:?}"
+    );
+    let widths = browser
+        .eval("[document.documentElement.scrollWidth, window.innerWidth]")
+        .await;
+    let widths: Vec<u64> = serde_json::from_value(widths).unwrap();
+    assert!(widths[0] <= widths[1], "the page is {widths:?} wide");
+}
+
+/// The tries recorded of puzzle `id`: solved or not, oldest first.
+fn tries(path: &Path, id: i64) -> Vec<bool> {
+    let db = tuzdyk_db::Database::open(path).expect("the test's database");
+    let tries = db.attempts(id).expect("the attempts");
+    tries.iter().map(|a| a.solved).collect()
+}
+
+/// "Analyse this position" once a puzzle is solved: the play page shows
+/// the puzzle's position exactly (board and TFEN), two players may move,
+/// the engine lines come, the explorer shows the database's moves there;
+/// back on the puzzle page the solved puzzle is still shown and the next
+/// one comes. Before the end the button is disabled.
+async fn a_puzzle_analysed(viewport: Viewport) {
+    // The game the puzzles are cut from, for the explorer.
+    let (path, puzzles, _server, browser) = puzzle_page("analyse", viewport, |path| {
+        let text = std::fs::read_to_string("tests/data/playok-games.pgn").unwrap();
+        let end = text[1..].find("[Event").map_or(text.len(), |i| i + 1);
+        assert_eq!(gui_support::import_games(path, &text[..end]), 1);
+    })
+    .await;
+    let analyse_disabled = "document.getElementById('puzzle-analyse').disabled";
+    assert_eq!(browser.eval(analyse_disabled).await, true, "before the end");
+    let puzzle = shown_puzzle(&browser, &puzzles).await;
+    play_solution(&browser, viewport, puzzle, puzzle.solution.len()).await;
+    puzzle_settled(&browser, "solved").await;
+    assert_eq!(browser.eval(analyse_disabled).await, false);
+    tap(&browser, viewport, "#puzzle-analyse").await;
+    let tfen = tfen::write(&puzzle.position);
+    browser
+        .wait(
+            "the puzzle's position on the play page",
+            &format!("location.hash === '#play' && !document.getElementById('play-page').hidden && document.getElementById('puzzles-page').hidden && document.getElementById('tfen').value === '{tfen}' && document.body.dataset.playable === '1'"),
+        )
+        .await;
+    assert_eq!(browser.position().await, puzzle.position);
+    assert_eq!(
+        board_holes(&browser).await,
+        puzzle.position.parts().holes.to_vec()
+    );
+    assert_eq!(browser.body("plies").await, "0", "nobody has moved");
+    assert_eq!(
+        browser.text("#message").await,
+        "The puzzle's position, to analyse: two players on this board, the engine lines on. Choose New game to play tuzdyk."
+    );
+    assert_eq!(
+        browser
+            .eval("document.getElementById('analysis-toggle').checked")
+            .await,
+        true
+    );
+    browser
+        .wait(
+            "the engine lines",
+            "document.querySelectorAll('#lines li button.pv').length >= 1",
+        )
+        .await;
+    let expected = database_rows(&path, &puzzle.position);
+    assert!(!expected.is_empty(), "the game's move is in the explorer");
+    let deadline = Instant::now() + TIMEOUT;
+    while explorer_rows(&browser).await != expected {
+        assert!(
+            Instant::now() < deadline,
+            "the explorer shows {:?}, not {expected:?}",
+            explorer_rows(&browser).await
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    // Still the puzzle's position: no engine played the side to move.
+    assert_eq!(browser.position().await, puzzle.position);
+    browser.check_layout().await;
+    puzzle_screenshot(&browser, viewport, "gui-puzzle-analysis").await;
+
+    // Back to the puzzles: the solved one, then the next.
+    tap(&browser, viewport, "#nav-puzzles").await;
+    browser
+        .wait(
+            "the puzzle page again",
+            &format!("location.hash === '#puzzles' && !document.getElementById('puzzles-page').hidden && document.body.dataset.puzzleId === '{}'", puzzle.id),
+        )
+        .await;
+    puzzle_settled(&browser, "solved").await;
+    assert_eq!(browser.text("#puzzle-status").await, "Solved!");
+    tap(&browser, viewport, "#puzzle-next").await;
+    next_puzzle_shown(&browser, puzzle.id).await;
+
+    // The next, Black's puzzle, given up: analysed with Black to move, and
+    // the engine (White's opponent in the first game) plays nothing.
+    let next = shown_puzzle(&browser, &puzzles).await;
+    assert_eq!(
+        next.position.side_to_move(),
+        tuzdyk_rules::Side::Black,
+        "the test's puzzle 2 next"
+    );
+    tap(&browser, viewport, "#puzzle-solution").await;
+    puzzle_settled(&browser, "failed").await;
+    tap(&browser, viewport, "#puzzle-analyse").await;
+    let tfen = tfen::write(&next.position);
+    browser
+        .wait(
+            "Black's puzzle on the play page",
+            &format!("location.hash === '#play' && document.getElementById('tfen').value === '{tfen}' && document.body.dataset.playable === '1' && document.querySelectorAll('#lines li button.pv').length >= 1"),
+        )
+        .await;
+    assert_eq!(browser.position().await, next.position);
+    assert_eq!(browser.body("plies").await, "0", "nobody has moved");
+    browser.check_layout().await;
+    browser.assert_no_console_errors();
+    let _ = browser.client.clone().close().await;
+}
+
+#[test]
+fn browser_a_puzzle_analysed_on_the_play_page() {
+    runtime().block_on(async {
+        a_puzzle_analysed(Viewport::Desktop).await;
+        a_puzzle_analysed(Viewport::Phone).await;
+    });
+}
+
+/// A reload in the middle of a puzzle starts the same puzzle again, as
+/// lichess does, and counts it once; after a failure a reload goes on to
+/// another puzzle, and a failed puzzle opened again (a reload before the
+/// failure's answer came) is played but not rated: never a failure turned
+/// into a solve.
+async fn a_puzzle_reloaded(viewport: Viewport) {
+    let (path, puzzles, _server, browser) = puzzle_page("reload", viewport, |_| {}).await;
+    let first = shown_puzzle(&browser, &puzzles).await;
+    assert!(first.solution.len() >= 3, "a puzzle of two moves to find");
+    play_solution(&browser, viewport, first, 1).await;
+    browser
+        .wait(
+            "the reply",
+            "document.body.dataset.puzzlePly === '2' && document.body.dataset.puzzleBusy === '0'",
+        )
+        .await;
+    assert_eq!(browser.body("puzzle").await, "playing");
+    assert!(
+        browser
+            .text("#puzzle-status")
+            .await
+            .ends_with("right! Find the next move."),
+        "{}",
+        browser.text("#puzzle-status").await
+    );
+    browser.client.refresh().await.expect("a reload");
+    puzzle_settled(&browser, "playing").await;
+    assert_eq!(
+        browser.number("puzzleId").await as i64,
+        first.id,
+        "the same puzzle"
+    );
+    assert_eq!(browser.body("puzzlePly").await, "0", "from its start");
+    assert_eq!(puzzle_rating(&browser).await, 1500.0);
+    assert!(tries(&path, first.id).is_empty(), "nothing recorded yet");
+    assert_eq!(browser.text("#puzzle-result").await, "");
+    play_solution(&browser, viewport, first, first.solution.len()).await;
+    puzzle_settled(&browser, "solved").await;
+    let solved = puzzle_rating(&browser).await;
+    assert!(solved > 1500.0, "{solved}");
+    assert_eq!(tries(&path, first.id), vec![true], "counted once");
+
+    // The next one failed, then a reload: another puzzle.
+    tap(&browser, viewport, "#puzzle-next").await;
+    next_puzzle_shown(&browser, first.id).await;
+    let second = shown_puzzle(&browser, &puzzles).await;
+    fail_puzzle(&browser, viewport, second).await;
+    let failed = puzzle_rating(&browser).await;
+    assert!(failed < solved, "{failed} after {solved}");
+    assert_eq!(tries(&path, second.id), vec![false]);
+    browser.client.refresh().await.expect("a reload");
+    puzzle_settled(&browser, "playing").await;
+    let third = browser.number("puzzleId").await as i64;
+    assert!(
+        third != first.id && third != second.id,
+        "puzzle {third} again after a reload"
+    );
+    assert_eq!(puzzle_rating(&browser).await, failed);
+
+    // A reload that came before the failure's answer: the page still
+    // keeps the failed puzzle, which is opened again, not rated.
+    browser
+        .eval(&format!(
+            "(localStorage.setItem('tuzdyk.puzzle', '{}'), true)",
+            second.id
+        ))
+        .await;
+    browser.client.refresh().await.expect("a reload");
+    puzzle_settled(&browser, "playing").await;
+    assert_eq!(browser.number("puzzleId").await as i64, second.id);
+    assert_eq!(
+        browser.text("#puzzle-result").await,
+        "Played before: this try is not rated."
+    );
+    play_solution(&browser, viewport, second, second.solution.len()).await;
+    puzzle_settled(&browser, "solved").await;
+    assert_eq!(puzzle_rating(&browser).await, failed, "not rated again");
+    assert_eq!(
+        browser.text("#puzzle-result").await,
+        "Played before: this try is not rated."
+    );
+    assert_eq!(tries(&path, second.id), vec![false, true]);
+    puzzle_layout(&browser).await;
+    puzzle_screenshot(&browser, viewport, "gui-puzzle-replay").await;
+    browser.assert_no_console_errors();
+    let _ = browser.client.clone().close().await;
+}
+
+#[test]
+fn browser_a_puzzle_reloaded_midway_starts_again_and_counts_once() {
+    runtime().block_on(async {
+        a_puzzle_reloaded(Viewport::Desktop).await;
+        a_puzzle_reloaded(Viewport::Phone).await;
+    });
+}
+
+/// During a puzzle a click (a tap) on the opponent's row and on an empty
+/// hole of the solver's row are refused, each with one line saying why;
+/// nothing is sent, nothing counts as a failure, and the puzzle is then
+/// solved.
+async fn puzzle_refusals(viewport: Viewport) {
+    let (path, puzzles, _server, browser) = puzzle_page("refusals", viewport, |_| {}).await;
+    let puzzle = shown_puzzle(&browser, &puzzles).await;
+    let side = puzzle.position.side_to_move();
+    let status = browser.text("#puzzle-status").await;
+    let unchanged = async |browser: &Browser| {
+        assert_eq!(browser.body("puzzle").await, "playing");
+        assert_eq!(browser.body("puzzlePly").await, "0");
+        assert_eq!(browser.body("puzzleBusy").await, "0", "nothing asked");
+        assert_eq!(browser.text("#puzzle-status").await, status);
+        assert_eq!(puzzle_rating(browser).await, 1500.0);
+        assert_eq!(browser.text("#puzzle-message").await, "");
+    };
+    let one_line = async |browser: &Browser| {
+        let lines = browser
+            .eval("(() => { const r = document.createRange(); r.selectNodeContents(document.getElementById('puzzle-explain')); return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; })()")
+            .await;
+        assert_eq!(lines, 1, "the refusal takes {lines} lines");
+    };
+
+    let theirs = side.opponent().index() * 9 + 4;
+    tap_puzzle_hole(&browser, viewport, theirs).await;
+    browser
+        .wait(
+            "the opponent's row refused",
+            "document.getElementById('puzzle-explain').textContent !== ''",
+        )
+        .await;
+    assert_eq!(
+        browser.text("#puzzle-explain").await,
+        "That is your opponent's row: play a hole of your own row (below)."
+    );
+    unchanged(&browser).await;
+    if viewport == Viewport::Desktop {
+        one_line(&browser).await;
+    }
+
+    let board = tuzdyk_gui::convert::board(&puzzle.position);
+    let empty = (0..9)
+        .map(|i| side.index() * 9 + i)
+        .find(|&index| board.holes[index] == 0 && !board.tuzdiks.contains(&Some(index)))
+        .expect("the test's first puzzle has an empty hole of its own");
+    tap_puzzle_hole(&browser, viewport, empty).await;
+    let said = format!(
+        "Hole {} is empty: choose a hole with stones.",
+        empty % 9 + 1
+    );
+    browser
+        .wait(
+            "the empty hole refused",
+            &format!("document.getElementById('puzzle-explain').textContent === '{said}'"),
+        )
+        .await;
+    unchanged(&browser).await;
+    if viewport == Viewport::Desktop {
+        one_line(&browser).await;
+    }
+    assert!(tries(&path, puzzle.id).is_empty(), "no failure recorded");
+    puzzle_layout(&browser).await;
+    puzzle_screenshot(&browser, viewport, "gui-puzzle-refused").await;
+
+    // Nothing was a failure: the right moves solve it.
+    play_solution(&browser, viewport, puzzle, puzzle.solution.len()).await;
+    puzzle_settled(&browser, "solved").await;
+    assert_eq!(browser.text("#puzzle-explain").await, "");
+    assert_eq!(tries(&path, puzzle.id), vec![true]);
+    browser.assert_no_console_errors();
+    let _ = browser.client.clone().close().await;
+}
+
+#[test]
+fn browser_a_puzzle_refuses_the_opponents_row_and_an_empty_hole() {
+    runtime().block_on(async {
+        puzzle_refusals(Viewport::Desktop).await;
+        puzzle_refusals(Viewport::Phone).await;
     });
 }

@@ -268,3 +268,12 @@ pub fn puzzle_database(name: &str) -> (std::path::PathBuf, Vec<tuzdyk_db::Puzzle
     }
     (path, puzzles)
 }
+
+/// A legal first move of `puzzle` that is not its solution's.
+pub fn wrong_move(puzzle: &tuzdyk_db::Puzzle) -> tuzdyk_rules::Move {
+    puzzle
+        .position
+        .legal_moves()
+        .find(|&mv| mv != puzzle.solution[0])
+        .expect("a wrong move")
+}

@@ -220,6 +220,58 @@ impl Database {
         rows.map(|r| puzzle(r?)).collect()
     }
 
+    /// The puzzle to play next, in one query: of `theme` (any when
+    /// `None`), never tried before, else tried the longest ago; among those
+    /// the nearest in rating to `rating` (the lower id on a tie), and
+    /// `skip` (the puzzle on the board) only when no other fits. A
+    /// puzzle's last try is found through the `puzzle_attempts(puzzle_id)`
+    /// index; no other index is needed.
+    ///
+    /// # Errors
+    /// [`StudyError`].
+    pub fn next_puzzle(
+        &self,
+        theme: Option<&str>,
+        rating: f64,
+        skip: Option<i64>,
+    ) -> Result<Option<Puzzle>, StudyError> {
+        let sql = format!(
+            "SELECT {PUZZLE_COLUMNS} FROM puzzles AS p
+             WHERE ?1 IS NULL OR instr(' ' || p.themes || ' ', ' ' || ?1 || ' ') > 0
+             ORDER BY p.id IS ?3,
+                      (SELECT max(a.id) FROM puzzle_attempts AS a WHERE a.puzzle_id = p.id) NULLS FIRST,
+                      abs(p.rating - ?2), p.id
+             LIMIT 1"
+        );
+        let row = self
+            .conn
+            .query_row(&sql, params![theme, rating, skip], puzzle_row)
+            .optional()?;
+        row.map(puzzle).transpose()
+    }
+
+    /// Whether there is any puzzle at all.
+    ///
+    /// # Errors
+    /// [`StudyError::Sql`].
+    pub fn has_puzzles(&self) -> Result<bool, StudyError> {
+        Ok(self
+            .conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM puzzles)", [], |r| r.get(0))?)
+    }
+
+    /// Whether puzzle `id` has been tried before.
+    ///
+    /// # Errors
+    /// [`StudyError::Sql`].
+    pub fn tried(&self, id: i64) -> Result<bool, StudyError> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM puzzle_attempts WHERE puzzle_id = ?1)",
+            [id],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Stores a puzzle's new rating and attempt count.
     ///
     /// # Errors

@@ -499,3 +499,92 @@ fn connections_making_one_new_database_at_once_all_open_it() {
         }
     }
 }
+
+/// The next puzzle, as the puzzle page asks for it: of the theme, never
+/// tried before and nearest the solver's rating; a solved or failed one
+/// only once no untried one of the theme is left, then the one tried the
+/// longest ago; the puzzle on the board only when nothing else fits.
+#[test]
+fn the_next_puzzle_is_untried_nearest_the_rating_and_never_a_repeat() {
+    let db = Database::open_in_memory().unwrap();
+    assert!(!db.has_puzzles().unwrap());
+    assert_eq!(db.next_puzzle(None, 1500.0, None).unwrap(), None);
+    // Five positions, each a puzzle: (rating, themes).
+    let rated = [
+        (1500.0, "even_capture"),
+        (1380.0, "tuzdik even_capture"),
+        (1700.0, "even_capture"),
+        (1440.0, "endgame_sweep"),
+        (1900.0, "tuzdik"),
+    ];
+    let mut pos = Position::startpos();
+    let ids: Vec<i64> = rated
+        .iter()
+        .map(|&(rating, themes)| {
+            pos.play(pos.legal_moves().next().unwrap());
+            let p = Puzzle {
+                id: 0,
+                position: pos,
+                solution: vec![pos.legal_moves().next().unwrap()],
+                themes: themes.split(' ').map(str::to_string).collect(),
+                rating,
+                deviation: 200.0,
+                volatility: 0.06,
+                attempts: 0,
+                source: None,
+            };
+            db.insert_puzzle(&p).unwrap()
+        })
+        .collect();
+    assert!(db.has_puzzles().unwrap());
+    let next = |theme: Option<&str>, rating: f64, skip: Option<i64>| {
+        db.next_puzzle(theme, rating, skip).unwrap().map(|p| p.id)
+    };
+    // By rating: the nearest, of the theme asked.
+    assert_eq!(next(None, 1490.0, None), Some(ids[0]));
+    assert_eq!(next(None, 1430.0, None), Some(ids[3]));
+    assert_eq!(next(None, 2400.0, None), Some(ids[4]));
+    assert_eq!(next(Some("even_capture"), 1460.0, None), Some(ids[0]));
+    assert_eq!(next(Some("tuzdik"), 1500.0, None), Some(ids[1]));
+    assert_eq!(next(Some("endgame_sweep"), 3000.0, None), Some(ids[3]));
+    // A theme is a whole word: "capture" names none.
+    assert_eq!(next(Some("capture"), 1500.0, None), None);
+    // The puzzle on the board only when nothing else fits.
+    assert_eq!(next(None, 1490.0, Some(ids[0])), Some(ids[3]));
+    assert_eq!(
+        next(Some("endgame_sweep"), 1500.0, Some(ids[3])),
+        Some(ids[3])
+    );
+
+    // Solving or failing puzzles one after another as they come: never a
+    // repeat while an untried one of the theme is left.
+    let mut seen = Vec::new();
+    let mut rating = 1500.0;
+    for k in 0..rated.len() {
+        let id = next(Some("even_capture"), rating, seen.last().copied());
+        let Some(id) = id else { break };
+        if seen.contains(&id) {
+            assert_eq!(
+                seen.len(),
+                3,
+                "a repeat with untried puzzles left: {seen:?}"
+            );
+            break;
+        }
+        db.insert_attempt(id, k % 2 == 0, &[]).unwrap();
+        seen.push(id);
+        rating += 50.0;
+    }
+    assert_eq!(seen, vec![ids[0], ids[2], ids[1]]);
+    // All three tried: the one tried the longest ago, not the one on the
+    // board; a new try makes it the latest.
+    assert_eq!(
+        next(Some("even_capture"), 1500.0, Some(ids[1])),
+        Some(ids[0])
+    );
+    db.insert_attempt(ids[0], true, &[]).unwrap();
+    assert_eq!(next(Some("even_capture"), 1500.0, None), Some(ids[2]));
+    // Untried ones of other themes come first when any theme will do.
+    assert_eq!(next(None, 1500.0, None), Some(ids[3]));
+    assert!(db.tried(ids[0]).unwrap() && !db.tried(ids[3]).unwrap());
+}

@@ -32,17 +32,16 @@ const sower = new Sower({
 });
 let freshConnection = false;
 let resignArmed = null;
-// The puzzle page, with its own board; "Analyse this position" sets the
-// puzzle's position up on the play page.
+// The puzzle page, with its own board; "Analyse this position" shows the
+// play page once the server has set the puzzle's position up there.
 const puzzles = startPuzzles({
   send: (message) => connection.send(message),
   speed: () => model.animation,
   sound,
   prefs: S.prefs,
   page: () => model.page,
-  analyse: (tfen) => {
+  analyse: () => {
     location.hash = "#play";
-    send({ cmd: "setup", tfen });
   },
 });
 

@@ -5,6 +5,9 @@
 // back, in order (a jump back to show the solution waits until the wrong
 // move has been sown). Its state and transitions, its rendering and its
 // events are here; app.js routes the page and the messages to it.
+// The puzzle under way is remembered (prefs "puzzle"): a reload starts it
+// again, as lichess does; the server rates only a puzzle's first try, so
+// a reload never lets a puzzle count twice or a failed one as solved.
 
 import { BoardView, SIDES } from "./board.js";
 import { render as renderText, t } from "./i18n.js";
@@ -36,6 +39,8 @@ export function createPuzzleModel(theme) {
     focus: null,
     waiting: false, // a jump back waits for its pause
     stale: false, // the connection was lost: the server no longer has it
+    reopening: false, // the puzzle under way before a reload, asked again
+    analysing: false, // its position asked for on the play page
   };
 }
 
@@ -114,6 +119,8 @@ export function renderPuzzles(model, board, busy, page) {
   let result = "";
   if (over && puzzle.change !== null && puzzle.change !== undefined) {
     result = t("puzzle_result", { rating: Math.round(puzzle.rating), change: signed(puzzle.change) });
+  } else if (puzzle?.replay) {
+    result = t("puzzle_replay");
   }
   $("puzzle-result").textContent = result;
   $("puzzle-result").dataset.change = over && puzzle.change !== null ? String(Math.round(puzzle.change)) : "";
@@ -124,7 +131,7 @@ export function renderPuzzles(model, board, busy, page) {
   $("puzzle-theme-note").textContent = t(model.theme === "any" ? "theme_any_note" : "theme_" + model.theme + "_note");
   $("puzzle-hint").disabled = !playing(model) || busy;
   $("puzzle-solution").disabled = !playing(model) || busy;
-  $("puzzle-analyse").disabled = !puzzle;
+  $("puzzle-analyse").disabled = !puzzle || playing(model) || busy;
   $("puzzle-next").classList.toggle("primary", !playing(model));
   $("puzzle-board").hidden = !shown;
   if (shown) {
@@ -165,7 +172,8 @@ export function renderPuzzles(model, board, busy, page) {
 // ---- events ----
 
 // The puzzle page: `send(message)` (false when not connected), `speed()`,
-// `sound`, `prefs`, `analyse(tfen)` (opens the play page on a position),
+// `sound`, `prefs`, `analyse()` (shows the play page, where the server
+// has set the puzzle's position up),
 // `page()` (the page shown).
 export function startPuzzles({ send, speed, sound, prefs, analyse, page }) {
   const model = createPuzzleModel(prefs.get("puzzle_theme", "any"));
@@ -232,7 +240,8 @@ export function startPuzzles({ send, speed, sound, prefs, analyse, page }) {
     const shown = model.shown;
     if (!shown || !model.puzzle) return "turn";
     if (!playing(model)) return "over";
-    if (SIDES[Math.floor(index / 9)] !== shown.board.to_move) return "opponent_row";
+    // The solver's row is the bottom one, whoever is being sown.
+    if (SIDES[Math.floor(index / 9)] !== sideOf(model)) return "opponent_row";
     if (!accepting(model, sower.busy)) return "turn";
     if (shown.previews.some((p) => p.origin === index)) return true;
     return shown.board.tuzdiks.includes(index) ? "tuzdik" : "empty";
@@ -285,9 +294,16 @@ export function startPuzzles({ send, speed, sound, prefs, analyse, page }) {
   $("puzzle-solution").addEventListener("click", () => {
     if (model.puzzle) request({ study: "puzzle_solution", id: model.puzzle.id });
   });
+  // The server sets the page's game up on the puzzle's position; the play
+  // page is shown once it has.
   $("puzzle-analyse").addEventListener("click", () => {
-    if (model.puzzle) analyse(model.puzzle.tfen);
+    if (!model.puzzle) return;
+    model.analysing = true;
+    request({ study: "puzzle_analyse", id: model.puzzle.id });
   });
+
+  // The puzzle under way, kept for a reload.
+  const remember = () => prefs.set("puzzle", playing(model) ? String(model.puzzle.id) : "");
 
   return {
     // A new connection: the server's puzzle went with the old one, and
@@ -304,23 +320,43 @@ export function startPuzzles({ send, speed, sound, prefs, analyse, page }) {
       if (model.stale && model.puzzle && model.puzzle.status === "playing") {
         model.stale = false;
         request({ study: "puzzle_open", id: model.puzzle.id });
-      } else if (!model.puzzle && !model.empty) next();
+      } else if (!model.puzzle && !model.empty) {
+        const kept = Number(prefs.get("puzzle", ""));
+        if (Number.isSafeInteger(kept) && kept > 0) {
+          model.reopening = true;
+          request({ study: "puzzle_open", id: kept });
+        } else next();
+      }
       model.stale = false;
       update();
     },
     // Whether the next error answers a puzzle request.
     expectsAnswer: () => model.asked > 0,
     receive(view) {
+      model.reopening = false;
+      if (model.analysing) {
+        model.analysing = false;
+        analyse();
+      }
       if (receivePuzzle(model, view)) {
         model.waiting = false;
         sower.reset(model.queue.shift() ?? null);
         if (!view.puzzle) model.shown = null;
       }
+      remember();
       feed();
       update();
     },
     error(message) {
+      model.analysing = false;
       receivePuzzleError(model, message);
+      // The puzzle kept is gone (another database): the next one instead.
+      if (model.reopening) {
+        model.reopening = false;
+        prefs.set("puzzle", "");
+        next();
+        return;
+      }
       if (model.shown) sower.reset(model.shown);
       update();
     },

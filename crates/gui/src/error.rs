@@ -80,6 +80,8 @@ pub enum GuiError {
     PuzzleOver,
     #[error("unknown puzzle theme '{0}'")]
     Theme(String),
+    #[error("the puzzle is not over: finish it before analysing it")]
+    PuzzleNotOver,
 }
 
 /// Why a move of an engine line cannot be shown.
@@ -127,6 +129,7 @@ impl GuiError {
             GuiError::NoSuchPuzzle(_) => "no_such_puzzle",
             GuiError::PuzzleOver => "puzzle_over",
             GuiError::Theme(_) => "bad_theme",
+            GuiError::PuzzleNotOver => "puzzle_not_over",
         }
     }
 
@@ -175,6 +178,7 @@ impl GuiError {
             "no_such_puzzle" => "err_no_such_puzzle",
             "puzzle_over" => "err_puzzle_over",
             "bad_theme" => "err_bad_theme",
+            "puzzle_not_over" => "err_puzzle_not_over",
             _ => "err_malformed",
         };
         let text = Text::new(key);
@@ -221,7 +225,7 @@ impl GuiError {
             GuiError::NoSuchStudy(id) | GuiError::NoSuchMistake(id) => text.with("id", *id),
             GuiError::NoSuchPuzzle(id) => text.with("id", *id),
             GuiError::Theme(theme) => text.with("theme", excerpt(theme)),
-            GuiError::NoPuzzle | GuiError::PuzzleOver => text,
+            GuiError::NoPuzzle | GuiError::PuzzleOver | GuiError::PuzzleNotOver => text,
             GuiError::NotYourTurn
             | GuiError::ReviewFirst
             | GuiError::NoMistakes

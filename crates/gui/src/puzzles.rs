@@ -4,18 +4,24 @@
 //! opponent's replies played, a hint that does not fail it, the solution
 //! shown after a wrong move or on request; the first failure or the solve
 //! records the attempt and rates the solver and the puzzle against each
-//! other (Glicko-2). The puzzle open is kept here, one [`Seat`] per page
+//! other (Glicko-2), the first try of a puzzle only (a replay, after a
+//! reload say, is recorded but rated no more). Once over, the puzzle's
+//! position is set up on the play page to analyse. The puzzle open is kept here, one [`Seat`] per page
 //! connection: a page only names holes, never which move is right.
 
 use tuzdyk_analysis::glicko::Rating;
 use tuzdyk_db::{Database, Puzzle, SolverRating};
 use tuzdyk_notation::tfen;
-use tuzdyk_rules::{Move, Position};
+use tuzdyk_rules::{Game, Move, Position};
 
 use crate::convert::{board, preview, previews};
 use crate::error::GuiError;
+use crate::game::Handled;
 use crate::library::Library;
-use crate::wire::{LastMove, PuzzleBoardView, PuzzleStep, PuzzleView, RatingView, Text};
+use crate::session::Session;
+use crate::wire::{
+    LastMove, Mode, Notice, PuzzleBoardView, PuzzleStep, PuzzleView, RatingView, Text,
+};
 
 /// The themes a puzzle may carry, as the miner names them.
 pub const THEMES: [&str; 6] = [
@@ -26,11 +32,6 @@ pub const THEMES: [&str; 6] = [
     "only_defence",
     "endgame_sweep",
 ];
-
-/// Puzzles first looked for within this many points of the solver's
-/// rating; the window doubles while none fits, up to [`WIDEST`].
-const WINDOW: f64 = 200.0;
-const WIDEST: f64 = 6400.0;
 
 /// Where a puzzle stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +68,9 @@ struct Open {
     wrong: Option<Move>,
     hint: Option<Move>,
     change: Option<f64>,
+    /// Tried before (on this page or another, before a reload): this try
+    /// is recorded but rates nobody, so that no puzzle counts twice.
+    replay: bool,
 }
 
 /// One page connection's puzzle and the solver's rating last read.
@@ -156,6 +160,7 @@ impl Seat {
                 hint: open.hint.map(Move::number),
                 rating: over.then_some(open.puzzle.rating),
                 change: open.change,
+                replay: open.replay,
             }
         });
         PuzzleView {
@@ -165,8 +170,8 @@ impl Seat {
         }
     }
 
-    /// Puts `puzzle` on the board from its start.
-    fn open(&mut self, puzzle: Puzzle) -> PuzzleView {
+    /// Puts `puzzle` on the board from its start (`replay`: tried before).
+    fn open(&mut self, puzzle: Puzzle, replay: bool) -> PuzzleView {
         self.lines += 1;
         let open = Open {
             position: puzzle.position,
@@ -179,6 +184,7 @@ impl Seat {
             wrong: None,
             hint: None,
             change: None,
+            replay,
         };
         let first = still(&open);
         self.open = Some(open);
@@ -219,7 +225,7 @@ pub async fn next(
         .await?;
     seat.solver = Some(rating_view(solver));
     match chosen {
-        Ok(puzzle) => Ok(seat.open(puzzle)),
+        Ok((puzzle, replay)) => Ok(seat.open(puzzle, replay)),
         Err(why) => {
             seat.open = None;
             Ok(PuzzleView {
@@ -230,22 +236,24 @@ pub async fn next(
     }
 }
 
-/// Puzzle `id` from its start.
+/// Puzzle `id` from its start (again after a lost connection or a
+/// reload: a replay if it was tried before).
 ///
 /// # Errors
 /// [`GuiError::NoSuchPuzzle`], the database's error.
 pub async fn open(library: &Library, seat: &mut Seat, id: i64) -> Result<PuzzleView, GuiError> {
-    let (solver, puzzle) = library
+    let (solver, puzzle, replay) = library
         .run(move |db| {
             Ok((
                 db.solver().map_err(db_error)?,
                 db.puzzle(id).map_err(db_error)?,
+                db.tried(id).map_err(db_error)?,
             ))
         })
         .await?;
     let puzzle = puzzle.ok_or(GuiError::NoSuchPuzzle(id))?;
     seat.solver = Some(rating_view(solver));
-    Ok(seat.open(puzzle))
+    Ok(seat.open(puzzle, replay))
 }
 
 /// The solver's move `hole` in puzzle `id`: the opponent's reply when it
@@ -322,8 +330,38 @@ pub async fn solution(library: &Library, seat: &mut Seat, id: i64) -> Result<Puz
     finish(library, seat, open, steps).await
 }
 
+/// Sets the page's game up on puzzle `id`'s position to analyse, as
+/// lichess's analysis board: two people on one board (no engine move by
+/// surprise) with the engine's lines on, once the puzzle is over. The
+/// pages of the game get its state and a notice; this page the puzzle as
+/// it is.
+///
+/// # Errors
+/// [`GuiError::NoPuzzle`], [`GuiError::NoSuchPuzzle`],
+/// [`GuiError::PuzzleNotOver`].
+pub fn analyse(seat: &Seat, session: &Session, id: i64) -> Result<PuzzleView, GuiError> {
+    let open = match &seat.open {
+        None => return Err(GuiError::NoPuzzle),
+        Some(open) if open.puzzle.id != id => return Err(GuiError::NoSuchPuzzle(id)),
+        Some(open) if open.status == Status::Playing => return Err(GuiError::PuzzleNotOver),
+        Some(open) => open,
+    };
+    let position = open.puzzle.position;
+    session.apply(move |state| {
+        state.settings.mode = Mode::Humans;
+        state.load(Game::new(position));
+        state.analysis = true;
+        Ok(Handled::ChangedWith(Notice {
+            code: "puzzle_analysis",
+            text: Text::new("notice_puzzle_analysis"),
+        }))
+    })?;
+    Ok(seat.view(Vec::new()))
+}
+
 /// Records the attempt of a puzzle that has just ended and rates both
-/// sides, then keeps `open` (nothing is kept when the database fails).
+/// sides (a replay is recorded only), then keeps `open` (nothing is kept
+/// when the database fails).
 async fn finish(
     library: &Library,
     seat: &mut Seat,
@@ -334,10 +372,11 @@ async fn finish(
         let solved = open.status == Status::Solved;
         let id = open.puzzle.id;
         let tried = open.tried.clone();
+        let counts = !open.replay;
         let (before, after, puzzle) = library
-            .run(move |db| record(db, id, solved, &tried))
+            .run(move |db| record(db, id, solved, &tried, counts))
             .await?;
-        open.change = Some(after.rating - before.rating);
+        open.change = counts.then_some(after.rating - before.rating);
         if let Some(puzzle) = puzzle {
             open.puzzle.rating = puzzle.rating;
         }
@@ -347,18 +386,23 @@ async fn finish(
     Ok(seat.view(steps))
 }
 
-/// The attempt recorded, both ratings updated: the solver's rating before
-/// and after, and the puzzle as it now is.
+/// The attempt recorded, both ratings updated when `rated`: the solver's
+/// rating before and after, and the puzzle as it now is.
 fn record(
     db: &mut Database,
     id: i64,
     solved: bool,
     tried: &[Move],
+    counts: bool,
 ) -> Result<(SolverRating, SolverRating, Option<Puzzle>), GuiError> {
     let before = db.solver().map_err(db_error)?;
     let Some(mut puzzle) = db.puzzle(id).map_err(db_error)? else {
         return Err(GuiError::NoSuchPuzzle(id));
     };
+    if !counts {
+        db.insert_attempt(id, solved, tried).map_err(db_error)?;
+        return Ok((before, before, Some(puzzle)));
+    }
     let solver = Rating {
         rating: before.rating,
         deviation: before.deviation,
@@ -385,54 +429,22 @@ fn record(
     Ok((before, after, Some(puzzle)))
 }
 
-/// The puzzle to play next: with `theme`, rated within a window around
-/// `rating` that widens while none fits, never played (else played the
-/// longest ago), the nearest in rating, and not `current` when another
-/// fits. `Err` names why there is none (a text key).
+/// The puzzle to play next (see [`Database::next_puzzle`]) and whether it
+/// was tried before; `Err` names why there is none (a text key).
 fn choose(
     db: &Database,
     theme: Option<&str>,
     rating: f64,
     current: Option<i64>,
-) -> Result<Result<Puzzle, &'static str>, GuiError> {
-    let mut window = WINDOW;
-    loop {
-        let range = (rating - window)..=(rating + window);
-        let all = db.puzzles(range).map_err(db_error)?;
-        let any = !all.is_empty();
-        let fits: Vec<Puzzle> = all
-            .into_iter()
-            .filter(|p| theme.is_none_or(|t| p.themes.iter().any(|x| x == t)))
-            .collect();
-        let others = fits.iter().any(|p| Some(p.id) != current);
-        let mut best: Option<(Option<i64>, f64, Puzzle)> = None;
-        for puzzle in fits {
-            if others && Some(puzzle.id) == current {
-                continue;
-            }
-            let last = db
-                .attempts(puzzle.id)
-                .map_err(db_error)?
-                .last()
-                .map(|a| a.id);
-            let distance = (puzzle.rating - rating).abs();
-            let better = best
-                .as_ref()
-                .is_none_or(|(l, d, _)| (last, distance) < (*l, *d));
-            if better {
-                best = Some((last, distance, puzzle));
-            }
+) -> Result<Result<(Puzzle, bool), &'static str>, GuiError> {
+    match db.next_puzzle(theme, rating, current).map_err(db_error)? {
+        Some(puzzle) => {
+            let tried = db.tried(puzzle.id).map_err(db_error)?;
+            Ok(Ok((puzzle, tried)))
         }
-        if let Some((_, _, puzzle)) = best {
-            return Ok(Ok(puzzle));
+        None if theme.is_some() && db.has_puzzles().map_err(db_error)? => {
+            Ok(Err("puzzles_none_theme"))
         }
-        if window >= WIDEST {
-            return Ok(Err(if any {
-                "puzzles_none_theme"
-            } else {
-                "puzzles_empty"
-            }));
-        }
-        window *= 2.0;
+        None => Ok(Err("puzzles_empty")),
     }
 }

@@ -165,5 +165,8 @@ async fn study(
         StudyRequest::PuzzleSolution { id } => puzzles::solution(library, seat, id)
             .await
             .map(ServerMessage::Puzzle),
+        StudyRequest::PuzzleAnalyse { id } => {
+            puzzles::analyse(seat, session, id).map(ServerMessage::Puzzle)
+        }
     }
 }

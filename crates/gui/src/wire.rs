@@ -253,6 +253,10 @@ pub enum StudyRequest {
     PuzzleHint { id: i64 },
     /// The rest of the solution, played out (a failure if not yet over).
     PuzzleSolution { id: i64 },
+    /// Set the game up on the position of puzzle `id`, once over, for two
+    /// people on one board with the engine's lines (answered with the
+    /// puzzle as it is).
+    PuzzleAnalyse { id: i64 },
 }
 
 /// A page's message: a command to its game, or a request to the database.
@@ -712,7 +716,7 @@ pub struct PuzzleStep {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PuzzleBoardView {
     pub id: i64,
-    /// The puzzle's position (TFEN), to analyse on the play page.
+    /// The puzzle's position (TFEN).
     pub tfen: String,
     /// The solver's side.
     pub side: SideName,
@@ -730,8 +734,11 @@ pub struct PuzzleBoardView {
     pub hint: Option<u32>,
     /// The puzzle's rating, once it is over.
     pub rating: Option<f64>,
-    /// The solver's rating change from this puzzle, once it is over.
+    /// The solver's rating change from this puzzle, once it is over
+    /// (none for a replay).
     pub change: Option<f64>,
+    /// Tried before: this try is recorded, not rated.
+    pub replay: bool,
 }
 
 /// The puzzle page: the solver's rating and the open puzzle, or why none.

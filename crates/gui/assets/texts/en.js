@@ -379,4 +379,7 @@ export default {
   err_study_comment_too_long: "The comment has {n} characters; at most {limit}.",
   err_no_such_study: "There is no study {id}.",
   err_no_such_mistake: "There is no saved mistake {id}.",
+  notice_puzzle_analysis: "The puzzle's position, to analyse: two players on this board, the engine lines on. Choose New game to play tuzdyk.",
+  err_puzzle_not_over: "Finish the puzzle first, then analyse it.",
+  puzzle_replay: "Played before: this try is not rated.",
 };

@@ -379,4 +379,7 @@ export default {
   err_study_comment_too_long: "El comentario tiene {n} caracteres; como mucho {limit}.",
   err_no_such_study: "No existe el estudio {id}.",
   err_no_such_mistake: "No existe el error guardado {id}.",
+  notice_puzzle_analysis: "La posición del problema, para analizar: dos jugadores en este tablero, con las líneas del motor activadas. Elige «Nueva partida» para jugar contra tuzdyk.",
+  err_puzzle_not_over: "Termine primero el problema y después analícelo.",
+  puzzle_replay: "Ya jugado: este intento no cuenta para la puntuación.",
 };

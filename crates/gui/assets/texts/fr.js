@@ -379,4 +379,7 @@ export default {
   err_study_comment_too_long: "Le commentaire a {n} caractères ; {limit} au plus.",
   err_no_such_study: "L'étude {id} n'existe pas.",
   err_no_such_mistake: "L'erreur gardée {id} n'existe pas.",
+  notice_puzzle_analysis: "La position du problème, à analyser : deux joueurs sur ce plateau, variantes du moteur activées. Choisissez « Nouvelle partie » pour jouer contre tuzdyk.",
+  err_puzzle_not_over: "Terminez d'abord le problème, puis analysez-le.",
+  puzzle_replay: "Déjà joué : cet essai ne compte pas pour le classement.",
 };
