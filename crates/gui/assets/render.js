@@ -25,12 +25,14 @@ export function scoreText(score) {
   return (stones > 0 ? "+" : stones < 0 ? "−" : "") + Math.abs(stones).toFixed(1);
 }
 
-function playerName(state, side) {
+// Who plays `side`, and the side: "You · White", "Level 5 · Black"; two
+// people on one board are just "White" and "Black".
+function playerLabel(state, side) {
   const s = state.settings;
   const engine = s.movetime_ms ? t("engine_time", { seconds: s.movetime_ms / 1000 }) : t("engine_level", { level: s.level });
-  if (s.mode === "engine") return side === s.human ? t("you") : engine;
-  if (s.mode === "engines") return engine;
-  return t("player_" + side);
+  if (s.mode === "engine") return `${side === s.human ? t("you") : engine} · ${t(side)}`;
+  if (s.mode === "engines") return `${engine} · ${t(side)}`;
+  return t(side);
 }
 
 function lastMoveText(last) {
@@ -109,7 +111,7 @@ function renderPlayers(model) {
   for (const [id, side] of [["player-top", other(bottom)], ["player-bottom", bottom]]) {
     const el = $(id);
     el.dataset.side = side;
-    el.querySelector(".who").textContent = state ? `${playerName(state, side)} · ${t(side)}` : "";
+    el.querySelector(".who").textContent = state ? playerLabel(state, side) : "";
     const toMove = !!shown && !shown.ending && shown.board.to_move === side && !shown.viewing;
     el.classList.toggle("to-move", toMove);
   }

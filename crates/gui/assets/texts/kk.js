@@ -20,8 +20,6 @@ export default {
   you: "Сіз",
   engine_level: "tuzdyk, {level}-деңгей",
   engine_time: "tuzdyk, бір жүріске {seconds} с",
-  player_white: "Ақ",
-  player_black: "Қара",
   to_move_badge: "кезек",
   kazan: "қазан",
   kazan_title: "{side} ойыншының қазаны: {n} құмалақ; жеңіс үшін 82 керек",

@@ -20,8 +20,6 @@ export default {
   you: "Сиз",
   engine_level: "tuzdyk, {level}-деңгээл",
   engine_time: "tuzdyk, бир жүрүшкө {seconds} с",
-  player_white: "Ак",
-  player_black: "Кара",
   to_move_badge: "кезек",
   kazan: "казан",
   kazan_title: "{side} оюнчунун казаны: {n} коргоол; жеңиш үчүн 82 керек",
