@@ -1245,12 +1245,7 @@ fn browser_the_explorer_follows_the_moves() {
 /// back, and the study opened again.
 async fn learn_from_mistakes(viewport: Viewport) {
     let name = format!("learn-{viewport:?}");
-    let folder = std::env::temp_dir().join(format!("tuzdyk-{name}-db-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    let path = folder.join("games.sqlite");
-    // Made first: the test's reads never race the server's first opening.
-    drop(tuzdyk_db::Database::open(&path).expect("a database"));
+    let (folder, path) = test_database(&name);
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let browser = Browser::start(&name, viewport).await;
     browser.open(&server).await;
@@ -1628,6 +1623,18 @@ async fn typed(browser: &Browser, text: &str) {
     browser.client.perform_actions(actions).await.expect("keys");
 }
 
+/// A temporary folder for test `name` with an empty games database:
+/// the folder and the database's path. Made first, so that the test's
+/// reads never race the server's first opening.
+fn test_database(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let folder = std::env::temp_dir().join(format!("tuzdyk-{name}-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("games.sqlite");
+    drop(tuzdyk_db::Database::open(&path).expect("a database"));
+    (folder, path)
+}
+
 /// A field's text replaced as a person does: a click in it, Ctrl+A, and
 /// the new text typed over the old.
 async fn replace_text(browser: &Browser, css: &str, text: &str) {
@@ -1668,27 +1675,39 @@ async fn editor_checked(browser: &Browser, ok: bool) -> String {
 /// exactly that TFEN and the engine, to move, answers.
 async fn a_position_set_up_in_the_editor(viewport: Viewport) {
     let name = format!("editor-{viewport:?}");
-    let folder = std::env::temp_dir().join(format!("tuzdyk-{name}-db-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    let path = folder.join("games.sqlite");
-    drop(tuzdyk_db::Database::open(&path).expect("a database"));
+    let (folder, path) = test_database(&name);
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let browser = Browser::start(&name, viewport).await;
     browser.open(&server).await;
     browser.click("#game-panel summary").await;
-    browser.click("#edit-position").await;
-    browser
-        .wait("the editor", "document.body.dataset.editing === '1'")
-        .await;
-    assert_eq!(editor_checked(&browser, true).await, "A legal position.");
-    assert_eq!(browser.text("#editor-total").await, "Stones: 162 of 162");
     let hole = |index: usize| format!("#board .hole[data-index='{index}']");
     let count = |index: usize| {
         format!(
             "Number(document.querySelector(\"#board .hole[data-index='{index}']\").dataset.count)"
         )
     };
+    // Cancel leaves the game as it was.
+    let version = browser.body("version").await;
+    browser.click("#edit-position").await;
+    browser
+        .wait("the editor", "document.body.dataset.editing === '1'")
+        .await;
+    tap(&browser, viewport, &hole(0)).await;
+    assert_eq!(browser.eval(&count(0)).await, 10);
+    browser.click("#editor-cancel").await;
+    browser
+        .wait("the game again", "document.body.dataset.editing === '0'")
+        .await;
+    assert_eq!(browser.eval(&count(0)).await, 9);
+    assert_eq!(browser.body("version").await, version);
+    assert_eq!(browser.body("playable").await, "1");
+
+    browser.click("#edit-position").await;
+    browser
+        .wait("the editor", "document.body.dataset.editing === '1'")
+        .await;
+    assert_eq!(editor_checked(&browser, true).await, "A legal position.");
+    assert_eq!(browser.text("#editor-total").await, "Stones: 162 of 162");
 
     // Two stones more in White's hole 5: 164, refused.
     tap(&browser, viewport, &hole(4)).await;

@@ -100,6 +100,7 @@ const connection = new Connection({
     freshConnection = status === "connected";
     // An answer on the way may have been lost with the connection.
     if (freshConnection) S.askedExplorer(model, null);
+    if (freshConnection && model.editor) E.asked(model.editor, null);
     if (freshConnection) puzzles.connected();
     update();
   },
