@@ -1853,7 +1853,7 @@ async fn a_position_set_up_in_the_editor(viewport: Viewport) {
     browser
         .find("#editor-study-name")
         .await
-        .send_keys("Black's tuzdik on 4")
+        .send_keys("White's tuzdik on Black's 4")
         .await
         .unwrap();
     browser.click("#editor-save").await;
@@ -1865,7 +1865,7 @@ async fn a_position_set_up_in_the_editor(viewport: Viewport) {
         .await;
     let listed = browser.text("#studies li").await;
     assert!(
-        listed.contains("Black's tuzdik on 4") && listed.contains("0 plies"),
+        listed.contains("White's tuzdik on Black's 4") && listed.contains("0 plies"),
         "{listed}"
     );
     if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
