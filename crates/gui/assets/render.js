@@ -1,7 +1,7 @@
 // Drawing the page from the model: the players, the marks on the board,
 // what is happening in words, the controls, the engine lines, the moves,
-// the review and its graph, the ending. Each part reads the model and
-// writes the DOM; none changes the model.
+// the review and its graph, the ending, the position editor's controls.
+// Each part reads the model and writes the DOM; none changes the model.
 
 import { SIDES } from "./board.js";
 import { CONFIG } from "./config.js";
