@@ -5,7 +5,7 @@
 //! reconnection, the limit on games, hint, analysis, engine lines and
 //! review, an unwatched game that stops using the CPU, the explorer, learn
 //! from your mistakes (verdicts against `judge`, the exercises saved to the
-//! games database) and studies.
+//! games database), studies, and the position editor's check.
 
 mod common;
 mod gui_support;
