@@ -5,7 +5,7 @@
 //! reconnection, the limit on games, hint, analysis, engine lines and
 //! review, an unwatched game that stops using the CPU, the explorer, learn
 //! from your mistakes (verdicts against `judge`, the exercises saved to the
-//! games database) and studies.
+//! games database), studies, and the position editor's check.
 
 mod common;
 mod gui_support;
@@ -1196,4 +1196,114 @@ fn a_puzzle_counts_once_and_is_analysed_once_over() {
         "{:?}",
         again.seen
     );
+}
+
+/// The position editor's check: a legal position and each kind of illegal
+/// one answered to the page with its own text key (wrong total, a tuzdik
+/// on hole 9, two tuzdiks with one number, two in a row, malformed TFENs),
+/// the game untouched and the server still answering; a position saved as
+/// a study with no moves, and set up again from it.
+#[test]
+fn the_position_editor_is_told_whether_a_position_is_legal() {
+    let folder = db_folder("editor");
+    let path = folder.join("games.sqlite");
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let mut client = Client::connect(&server, None);
+    client.new_game("humans", "white", "casual");
+    client.send(json!({"cmd": "play", "hole": 6}));
+    let played = client.wait_state("the move", |s| s["plies"] == 1);
+    let check = |client: &mut Client, text: &str| -> Value {
+        client.send(json!({"study": "check_position", "tfen": text}));
+        let answer = client.wait_for("the check", |m| m["type"] == "position_check");
+        assert_eq!(answer["tfen"], text, "{answer}");
+        answer
+    };
+
+    let legal = "1S,8S,1S,2S,1S,3,t/3,2S,1S,t,2,1S 77 68 N 74";
+    let answer = check(&mut client, legal);
+    assert_eq!(
+        (&answer["ok"], &answer["error"]),
+        (&json!(true), &Value::Null)
+    );
+    let start = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S";
+    for (text, key) in [
+        (format!("{start} 1 0 S 1"), "position_stone_count"),
+        (
+            "t,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 9 0 S 1".to_string(),
+            "position_tuzdik_on_nine",
+        ),
+        (
+            "9S,9S,9S,9S,9S,9S,t,9S,9S/9S,9S,t,9S,9S,9S,9S,9S,9S 9 9 S 1".to_string(),
+            "position_tuzdiks_same_number",
+        ),
+        (
+            "9S,t,9S,9S,9S,t,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 18 0 S 1".to_string(),
+            "tfen_two_tuzdiks",
+        ),
+        ("9S,9S/9S 0 0 S 1".to_string(), "tfen_row_length"),
+        (format!("{start} 0 0 X 1"), "tfen_side"),
+        (format!("{start} zero 0 S 1"), "tfen_kazan"),
+        ("".to_string(), "tfen_empty"),
+    ] {
+        let answer = check(&mut client, &text);
+        assert_eq!(answer["ok"], false, "{answer}");
+        assert_eq!(answer["error"]["key"], key, "{text}: {answer}");
+    }
+    let answer = check(&mut client, &format!("{start} 1 0 S 1"));
+    assert_eq!(answer["error"]["params"]["n"], 163, "{answer}");
+    let answer = check(
+        &mut client,
+        "t,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 9 0 S 1",
+    );
+    assert_eq!(
+        answer["error"]["params"]["side"]["key"], "white",
+        "{answer}"
+    );
+    // Requests that do not fit are refused, one error each.
+    for (request, code) in [
+        (json!({"study": "check_position", "tfen": 5}), "malformed"),
+        (json!({"study": "check_position"}), "malformed"),
+        (
+            json!({"study": "check_position", "tfen": "9".repeat(300_000)}),
+            "too_large",
+        ),
+        (
+            json!({"study": "save_position", "tfen": format!("{start} 1 0 S 1"), "name": "a", "comment": ""}),
+            "bad_tfen",
+        ),
+        (
+            json!({"study": "save_position", "tfen": legal, "name": " ", "comment": ""}),
+            "study_name_empty",
+        ),
+    ] {
+        let error = client.expect_error(request);
+        assert_eq!(error["code"], code, "{error}");
+    }
+    client.send(json!({"cmd": "state"}));
+    let state = client.next_state();
+    assert_eq!(
+        (&state["tfen"], &state["plies"], &state["line"]),
+        (&played["tfen"], &played["plies"], &played["line"]),
+        "the game is untouched"
+    );
+
+    client.send(json!({"study": "save_position", "tfen": legal, "name": "Endgame", "comment": ""}));
+    let saved = client.wait_for("the saved study", |m| m["type"] == "studies");
+    let study = &saved["studies"][0];
+    assert_eq!(
+        (&study["name"], &study["plies"]),
+        (&json!("Endgame"), &json!(0)),
+        "{saved}"
+    );
+    assert_eq!(saved["current"], study["id"]);
+    client.send(json!({"cmd": "state"}));
+    assert_eq!(
+        client.next_state()["tfen"],
+        played["tfen"],
+        "saving keeps the game"
+    );
+    client.send(json!({"study": "open_study", "id": study["id"]}));
+    let opened = client.wait_state("the study", |s| s["tfen"] == legal);
+    assert_eq!(opened["plies"], 0);
+    let _ = std::fs::remove_dir_all(&folder);
 }

@@ -1245,12 +1245,7 @@ fn browser_the_explorer_follows_the_moves() {
 /// back, and the study opened again.
 async fn learn_from_mistakes(viewport: Viewport) {
     let name = format!("learn-{viewport:?}");
-    let folder = std::env::temp_dir().join(format!("tuzdyk-{name}-db-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    let path = folder.join("games.sqlite");
-    // Made first: the test's reads never race the server's first opening.
-    drop(tuzdyk_db::Database::open(&path).expect("a database"));
+    let (folder, path) = test_database(&name);
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let browser = Browser::start(&name, viewport).await;
     browser.open(&server).await;
@@ -1995,5 +1990,315 @@ fn browser_a_puzzle_refuses_the_opponents_row_and_an_empty_hole() {
     runtime().block_on(async {
         puzzle_refusals(Viewport::Desktop).await;
         puzzle_refusals(Viewport::Phone).await;
+    });
+}
+
+/// Characters typed on the keyboard, to the element focused.
+async fn typed(browser: &Browser, text: &str) {
+    let mut actions = KeyActions::new("keyboard".to_string());
+    for key in text.chars() {
+        actions = actions
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+    }
+    browser.client.perform_actions(actions).await.expect("keys");
+}
+
+/// A temporary folder for test `name` with an empty games database:
+/// the folder and the database's path. Made first, so that the test's
+/// reads never race the server's first opening.
+fn test_database(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let folder = std::env::temp_dir().join(format!("tuzdyk-{name}-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("games.sqlite");
+    drop(tuzdyk_db::Database::open(&path).expect("a database"));
+    (folder, path)
+}
+
+/// A field's text replaced as a person does: a click in it, Ctrl+A, and
+/// the new text typed over the old.
+async fn replace_text(browser: &Browser, css: &str, text: &str) {
+    browser.click(css).await;
+    let control = char::from(Key::Control);
+    let select_all = KeyActions::new("keyboard".to_string())
+        .then(KeyAction::Down { value: control })
+        .then(KeyAction::Down { value: 'a' })
+        .then(KeyAction::Up { value: 'a' })
+        .then(KeyAction::Up { value: control });
+    browser
+        .client
+        .perform_actions(select_all)
+        .await
+        .expect("Ctrl+A");
+    typed(browser, text).await;
+}
+
+/// Waits for the editor's check of the position shown: `ok` from the
+/// server, and returns its line.
+async fn editor_checked(browser: &Browser, ok: bool) -> String {
+    let ok = if ok { "1" } else { "0" };
+    browser
+        .wait(
+            &format!("the server's check ({ok})"),
+            &format!("document.getElementById('editor-check').dataset.ok === '{ok}'"),
+        )
+        .await;
+    browser.text("#editor-check").await
+}
+
+/// Sets a position up in the editor as a person does: opened from the Game
+/// panel on the game's position and cancelled (the game kept), opened
+/// again; stones added with clicks (or taps) until the total is not 162,
+/// which the server refuses with its reason while Play is disabled; fixed
+/// (a right click on a desktop, a long press on a phone, the − tool); a
+/// tuzdik on hole 9 refused, taken back and made elsewhere; the keyboard
+/// and the count field (desktop); TFENs typed; Black to move; saved as a
+/// study (listed), then played from: the game starts from exactly that
+/// TFEN and the engine, to move, answers.
+async fn a_position_set_up_in_the_editor(viewport: Viewport) {
+    let name = format!("editor-{viewport:?}");
+    let (folder, path) = test_database(&name);
+    let server = Server::start(&["--db", path.to_str().unwrap()]);
+    let browser = Browser::start(&name, viewport).await;
+    browser.open(&server).await;
+    browser.click("#game-panel summary").await;
+    let hole = |index: usize| format!("#board .hole[data-index='{index}']");
+    let count = |index: usize| {
+        format!(
+            "Number(document.querySelector(\"#board .hole[data-index='{index}']\").dataset.count)"
+        )
+    };
+    // Cancel leaves the game as it was.
+    let version = browser.body("version").await;
+    browser.click("#edit-position").await;
+    browser
+        .wait("the editor", "document.body.dataset.editing === '1'")
+        .await;
+    tap(&browser, viewport, &hole(0)).await;
+    assert_eq!(browser.eval(&count(0)).await, 10);
+    browser.click("#editor-cancel").await;
+    browser
+        .wait("the game again", "document.body.dataset.editing === '0'")
+        .await;
+    assert_eq!(browser.eval(&count(0)).await, 9);
+    assert_eq!(browser.body("version").await, version);
+    assert_eq!(browser.body("playable").await, "1");
+
+    browser.click("#edit-position").await;
+    browser
+        .wait("the editor", "document.body.dataset.editing === '1'")
+        .await;
+    assert_eq!(editor_checked(&browser, true).await, "A legal position.");
+    assert_eq!(browser.text("#editor-total").await, "Stones: 162 of 162");
+
+    // Two stones more in White's hole 5: 164, refused.
+    tap(&browser, viewport, &hole(4)).await;
+    tap(&browser, viewport, &hole(4)).await;
+    assert_eq!(browser.eval(&count(4)).await, 11);
+    assert_eq!(browser.text("#editor-total").await, "Stones: 164 of 162");
+    let reason = editor_checked(&browser, false).await;
+    assert_eq!(
+        reason,
+        "Not a legal position: the stones and kazans make 164, not 162."
+    );
+    assert_eq!(browser.body("editorLegal").await, "0");
+    let disabled = browser
+        .eval("[document.getElementById('editor-play').disabled, document.getElementById('editor-save').disabled]")
+        .await;
+    assert_eq!(disabled, json!([true, true]));
+    browser.check_layout().await;
+    let editor_right = browser
+        .eval("Math.max(...[...document.querySelectorAll('#editor, #editor *')].map((e) => e.getBoundingClientRect().right)) <= window.innerWidth")
+        .await;
+    assert_eq!(editor_right, true, "the editor's controls overflow");
+    let suffix = if viewport == Viewport::Phone {
+        "-phone"
+    } else {
+        ""
+    };
+    if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+        browser
+            .screenshot(&format!("{dir}/gui-editor{suffix}.png"))
+            .await;
+    }
+
+    // Two stones fewer in Black's hole 5: a right click on a desktop, a
+    // long press on a phone, then the "−" tool.
+    if viewport == Viewport::Desktop {
+        let element = browser.find(&hole(13)).await;
+        let right = MouseActions::new("mouse".to_string())
+            .then(PointerAction::MoveToElement {
+                element,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: fantoccini::actions::MOUSE_BUTTON_RIGHT,
+            })
+            .then(PointerAction::Up {
+                button: fantoccini::actions::MOUSE_BUTTON_RIGHT,
+            });
+        browser.client.perform_actions(right).await.unwrap();
+        browser
+            .wait("a stone taken", &format!("{} === 8", count(13)))
+            .await;
+        browser.click("#editor [data-tool='remove']").await;
+        tap(&browser, viewport, &hole(13)).await;
+    } else {
+        // A finger held on the hole takes a stone, whatever the tool.
+        let at = browser.centre(&hole(13)).await;
+        browser.touch("touchStart", Some(at));
+        browser
+            .wait("a stone taken", &format!("{} === 8", count(13)))
+            .await;
+        browser.touch("touchEnd", None);
+        browser.click("#editor [data-tool='remove']").await;
+        tap(&browser, viewport, &hole(13)).await;
+    }
+    assert_eq!(browser.eval(&count(13)).await, 7);
+    assert_eq!(browser.text("#editor-total").await, "Stones: 162 of 162");
+    editor_checked(&browser, true).await;
+
+    // A tuzdik on Black's hole 9 is refused; taken back, one on Black's 4.
+    browser.click("#editor [data-tool='tuzdik']").await;
+    tap(&browser, viewport, &hole(17)).await;
+    let reason = editor_checked(&browser, false).await;
+    assert_eq!(
+        reason,
+        "Not a legal position: White's tuzdik is on hole 9, which can never be a tuzdik."
+    );
+    tap(&browser, viewport, &hole(17)).await;
+    editor_checked(&browser, true).await;
+    tap(&browser, viewport, &hole(12)).await;
+    browser
+        .wait(
+            "the tuzdik",
+            "document.querySelector(\"#board .hole[data-index='12']\").dataset.owner === 'white'",
+        )
+        .await;
+    // The keyboard: from the tuzdik, the arrow to Black's hole 3 on its
+    // right, + and − there; the count typed in the field.
+    if viewport == Viewport::Desktop {
+        browser.keys(&[Key::Right]).await;
+        assert_eq!(browser.active_hole().await, Some(11));
+        typed(&browser, "++").await;
+        browser
+            .wait("two stones added", &format!("{} === 11", count(11)))
+            .await;
+        typed(&browser, "-").await;
+        browser
+            .wait("a stone taken", &format!("{} === 10", count(11)))
+            .await;
+        replace_text(&browser, "#editor-count", "9").await;
+        browser
+            .wait("the count typed", &format!("{} === 9", count(11)))
+            .await;
+    }
+    browser.click("input[name=editor-side][value=black]").await;
+    let expected = tfen::write(
+        &tfen::parse("1,9S,9S,9S,7S,t,9S,9S,9S/9S,9S,9S,9S,11S,9S,9S,9S,9S 18 0 N 1").unwrap(),
+    );
+    browser
+        .wait(
+            "the TFEN",
+            &format!("document.getElementById('editor-tfen').value === '{expected}'"),
+        )
+        .await;
+    assert_eq!(editor_checked(&browser, true).await, "A legal position.");
+
+    // A TFEN typed: one the board cannot show keeps it, with the server's
+    // reason; a good one is shown.
+    replace_text(&browser, "#editor-tfen", "9S,9S/9S 0 0 S 1").await;
+    assert_eq!(
+        editor_checked(&browser, false).await,
+        "Not a legal position: the North (Black) row has 2 holes, not 9."
+    );
+    replace_text(
+        &browser,
+        "#editor-tfen",
+        "9s,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 s",
+    )
+    .await;
+    browser
+        .wait("the start typed", &format!("{} === 9", count(4)))
+        .await;
+    editor_checked(&browser, true).await;
+    replace_text(&browser, "#editor-tfen", &expected).await;
+    browser
+        .wait("the position typed", &format!("{} === 11", count(4)))
+        .await;
+    browser.click("#editor-title").await;
+    assert_eq!(
+        browser
+            .eval("document.getElementById('editor-tfen').value")
+            .await,
+        json!(expected)
+    );
+    assert_eq!(editor_checked(&browser, true).await, "A legal position.");
+
+    // Saved as a study: listed with no moves.
+    browser
+        .find("#editor-study-name")
+        .await
+        .send_keys("White's tuzdik on Black's 4")
+        .await
+        .unwrap();
+    browser.click("#editor-save").await;
+    browser
+        .wait(
+            "the study saved",
+            "document.getElementById('editor-explain').textContent.startsWith('Saved as the study')",
+        )
+        .await;
+    let listed = browser.text("#studies li").await;
+    assert!(
+        listed.contains("White's tuzdik on Black's 4") && listed.contains("0 plies"),
+        "{listed}"
+    );
+    if let Ok(dir) = std::env::var("TUZDYK_GUI_SCREENSHOTS") {
+        browser
+            .screenshot(&format!("{dir}/gui-editor-legal{suffix}.png"))
+            .await;
+    }
+
+    // Played from: the game starts there, and the engine (Black) answers.
+    browser.click("#editor-play").await;
+    browser
+        .wait("the editor closed", "document.body.dataset.editing === '0'")
+        .await;
+    let record = browser
+        .eval("document.getElementById('record').value")
+        .await;
+    assert!(
+        record
+            .as_str()
+            .unwrap()
+            .contains(&format!("[FEN \"{expected}\"]")),
+        "{record}"
+    );
+    browser.wait_turn(1).await;
+    let pos = browser.position().await;
+    let start = tfen::parse(&expected).unwrap();
+    assert!(
+        start.legal_moves().any(|mv| {
+            let mut after = start;
+            after.play(mv);
+            after == pos
+        }),
+        "{pos:?} does not follow {expected}"
+    );
+    browser.check_layout().await;
+    browser.assert_no_console_errors();
+    let _ = browser.client.clone().close().await;
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn browser_a_position_set_up_in_the_editor() {
+    runtime().block_on(async {
+        a_position_set_up_in_the_editor(Viewport::Desktop).await;
+        a_position_set_up_in_the_editor(Viewport::Phone).await;
     });
 }

@@ -6,8 +6,9 @@
 
 import { BoardView, SIDES } from "./board.js";
 import { CONFIG } from "./config.js";
+import * as E from "./editor.js";
 import { TABLES, language, preferredLanguage, setLanguage, t, translateTree } from "./i18n.js";
-import { bindBoard, pointerIntents } from "./input.js";
+import { bindBoard, bindEditor, pointerIntents } from "./input.js";
 import { Connection } from "./net.js";
 import { startPuzzles } from "./puzzles.js";
 import { invalidate, renderPage, rowToMove, strengthOptions } from "./render.js";
@@ -24,7 +25,8 @@ sound.setEnabled(model.sound);
 const board = new BoardView($("board"));
 const sower = new Sower({
   board,
-  speed: () => model.animation,
+  // Nothing is sown under the position editor.
+  speed: () => (model.editor ? "off" : model.animation),
   sound,
   draw: drawPosition,
   onError: (error) => console.error("tuzdyk: drawing failed", error),
@@ -55,6 +57,7 @@ function update() {
     pending = false;
     renderPage(model, board, sower.busy);
     followExplorer();
+    followEditor();
   });
 }
 
@@ -70,7 +73,7 @@ function followExplorer() {
 function drawPosition(state) {
   const before = model.shown;
   S.drawn(model, state);
-  if (!model.lineView) board.setPosition(state.board, !!state.ending);
+  if (!model.lineView && !model.editor) board.setPosition(state.board, !!state.ending);
   renderPage(model, board, sower.busy);
   followExplorer();
   const human = state.settings.mode === "engine" ? state.settings.human : null;
@@ -96,6 +99,7 @@ const connection = new Connection({
     freshConnection = status === "connected";
     // An answer on the way may have been lost with the connection.
     if (freshConnection) S.askedExplorer(model, null);
+    if (freshConnection && model.editor) E.asked(model.editor, null);
     if (freshConnection) puzzles.connected();
     update();
   },
@@ -109,6 +113,8 @@ function receive(message) {
   switch (message.type) {
     case "state":
       S.prefs.set("game", message.game);
+      // Played from the editor's position: the new game ends the editing.
+      if (model.editor?.playing && message.line !== model.editor.playing.line) E.closeEditor(model);
       S.receiveState(model, message, freshConnection);
       freshConnection = false;
       sower.push(message);
@@ -118,6 +124,8 @@ function receive(message) {
       break;
     case "error":
       studySaving = false;
+      if (model.editor) model.editor.playing = null;
+      editorSaving = null;
       if (puzzles.expectsAnswer()) {
         puzzles.error(message);
         break;
@@ -133,6 +141,11 @@ function receive(message) {
       break;
     case "studies":
       S.receiveStudies(model, message);
+      if (editorSaving !== null && model.editor && message.current !== null) {
+        model.editor.explain = { key: "editor_saved", params: { name: editorSaving } };
+        $("editor-study-name").value = "";
+      }
+      editorSaving = null;
       if (message.current !== null && studySaving) {
         $("study-name").value = "";
         $("study-comment").value = "";
@@ -145,8 +158,11 @@ function receive(message) {
     case "puzzle":
       puzzles.receive(message);
       break;
+    case "position_check":
+      if (model.editor) E.receiveCheck(model.editor, message);
+      break;
     case "line":
-      if (lineAsked && message.steps.length) {
+      if (lineAsked && message.steps.length && !model.editor) {
         S.openLine(model, message, lineAsked.lineIndex, Math.min(lineAsked.step, message.steps.length - 1));
         drawLineStep();
       }
@@ -237,6 +253,76 @@ bindBoard($("board"), {
   play,
   ...pointerIntents(model, board, update),
   row: () => rowToMove(model, board),
+  editing: () => !!model.editor,
+});
+
+// ---- the position editor ----
+
+let editorSaving = null;
+
+// The server's word on the edited position, asked once per position.
+function followEditor() {
+  const editor = model.editor;
+  const tfen = editor && E.checkQuestion(editor);
+  if (tfen && model.connection === "connected" && connection.send({ study: "check_position", tfen })) E.asked(editor, tfen);
+}
+
+// An edit: the board drawn from the editor, the page from the model.
+function edited(reason = null, index = null) {
+  const editor = model.editor;
+  if (!editor) return;
+  S.acted(model);
+  if (reason) editor.explain = { key: reason, params: { hole: (index % 9) + 1 } };
+  board.setPosition(E.editorBoard(editor), false);
+  update();
+}
+
+function openEditor() {
+  if (!model.shown) return;
+  S.acted(model);
+  S.closeLine(model);
+  Object.assign(model, { pressed: null, hover: null, focus: null });
+  E.openEditor(model, model.shown.board);
+  // Cut any sowing short: the board is the editor's now.
+  sower.reset(model.server);
+  edited();
+  $("player-top").scrollIntoView({ block: "nearest" });
+}
+
+function closeEditor() {
+  E.closeEditor(model);
+  S.acted(model);
+  if (model.shown) board.setPosition(model.shown.board, !!model.shown.ending);
+  update();
+}
+
+// The hole next to `index` on screen in the direction of `key`.
+function editorStep(index, key) {
+  const rows = [board.visualOrder("top"), board.visualOrder("bottom")];
+  const row = rows.findIndex((r) => r.includes(index));
+  const at = rows[row].indexOf(index);
+  if (key === "ArrowLeft") return rows[row][Math.max(0, at - 1)];
+  if (key === "ArrowRight") return rows[row][Math.min(8, at + 1)];
+  if (key === "Home") return rows[row][0];
+  if (key === "End") return rows[row][8];
+  return rows[key === "ArrowUp" ? 0 : 1][at];
+}
+
+bindEditor($("board"), {
+  editing: () => !!model.editor,
+  use: (index, remove) => model.editor && edited(E.useTool(model.editor, index, remove), index),
+  key: (index, action) => {
+    const editor = model.editor;
+    if (!editor) return;
+    if (action === "tuzdik") edited(E.toggleTuzdik(editor, index), index);
+    else edited(action === "add" ? E.addStone(editor, index) : E.removeStone(editor, index), index);
+  },
+  step: editorStep,
+  select: (index) => {
+    if (!model.editor) return;
+    E.select(model.editor, index);
+    update();
+  },
 });
 
 // ---- keys: the moves, an engine line ----
@@ -247,7 +333,7 @@ document.addEventListener("keydown", (event) => {
   if (target.closest?.("input, select, textarea, dialog, .hole")) return;
   const line = model.lineView;
   const state = model.server;
-  if (!state || model.page !== "play") return;
+  if (!state || model.page !== "play" || model.editor) return;
   // Keys pressed faster than the server answers step from the last one asked.
   const from = model.viewAsked ?? state.ply;
   const view = (ply) => {
@@ -410,6 +496,53 @@ on("graph", "pointerdown", (event) => {
   send({ cmd: "view", ply: clamped >= state.plies ? null : clamped });
 });
 on("set-up", "click", () => send({ cmd: "setup", tfen: $("tfen").value }));
+on("edit-position", "click", openEditor);
+on("editor-cancel", "click", closeEditor);
+for (const button of document.querySelectorAll("#editor [data-tool]")) {
+  button.addEventListener("click", () => {
+    if (model.editor) E.setTool(model.editor, button.dataset.tool);
+    update();
+  });
+}
+const editorField = (id, change) =>
+  on(id, "input", () => {
+    if (model.editor) {
+      change(model.editor, $(id).value);
+      edited();
+    }
+  });
+editorField("editor-count", (editor, value) => editor.selected !== null && E.setCount(editor, editor.selected, value));
+editorField("editor-kazan-white", (editor, value) => E.setKazan(editor, "white", value));
+editorField("editor-kazan-black", (editor, value) => E.setKazan(editor, "black", value));
+editorField("editor-tfen", (editor, value) => E.typeTfen(editor, value));
+// The TFEN field, left: written again from the board.
+on("editor-tfen", "change", update);
+for (const radio of document.querySelectorAll("input[name=editor-side]")) {
+  radio.addEventListener("change", () => {
+    if (model.editor && radio.checked) E.setSide(model.editor, radio.value);
+    edited();
+  });
+}
+on("editor-start", "click", () => {
+  if (model.editor) E.startPosition(model.editor);
+  edited();
+});
+on("editor-empty", "click", () => {
+  if (model.editor) E.emptyBoard(model.editor);
+  edited();
+});
+on("editor-play", "click", () => {
+  const editor = model.editor;
+  if (!editor || !E.legal(editor) || !model.server) return;
+  editor.playing = { line: model.server.line };
+  send({ cmd: "setup", tfen: E.editorTfen(editor) });
+});
+on("editor-save", "click", () => {
+  const editor = model.editor;
+  if (!editor || !E.legal(editor)) return;
+  editorSaving = $("editor-study-name").value.trim();
+  send({ study: "save_position", tfen: E.editorTfen(editor), name: $("editor-study-name").value, comment: "" });
+});
 on("copy-tfen", "click", () => copy(model.shown?.tfen ?? ""));
 on("open-record", "change", (event) => {
   const file = event.target.files[0];

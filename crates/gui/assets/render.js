@@ -1,11 +1,12 @@
 // Drawing the page from the model: the players, the marks on the board,
 // what is happening in words, the controls, the engine lines, the moves,
-// the review and its graph, the ending. Each part reads the model and
-// writes the DOM; none changes the model.
+// the review and its graph, the ending, the position editor's controls.
+// Each part reads the model and writes the DOM; none changes the model.
 
 import { SIDES } from "./board.js";
 import { CONFIG } from "./config.js";
 import { render as renderText, t } from "./i18n.js";
+import { currentCheck, editorTfen, legal, total, TOTAL, tuzdikOwner } from "./editor.js";
 import { accepting, answering, bottomSide, previewOn, shownPreview } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -112,7 +113,8 @@ function renderPlayers(model) {
     const el = $(id);
     el.dataset.side = side;
     el.querySelector(".who").textContent = state ? playerLabel(state, side) : "";
-    const toMove = !!shown && !shown.ending && shown.board.to_move === side && !shown.viewing;
+    const editor = model.editor;
+    const toMove = editor ? editor.to_move === side : !!shown && !shown.ending && shown.board.to_move === side && !shown.viewing;
     el.classList.toggle("to-move", toMove);
   }
 }
@@ -122,6 +124,11 @@ function renderPlayers(model) {
 function renderBoard(model, board, sowing) {
   const shown = model.shown;
   if (!shown) return;
+  board.mark("selected", model.editor ? [model.editor.selected] : []);
+  if (model.editor) {
+    renderEditorBoard(model, board);
+    return;
+  }
   const line = model.lineView;
   const taking = accepting(model, sowing) || answering(model, sowing);
   const preview = shownPreview(model, sowing);
@@ -165,6 +172,75 @@ function renderBoard(model, board, sowing) {
   const row = rowToMove(model, board);
   const tabbed = row.includes(model.focus) ? model.focus : (row.find((i) => shown.previews.some((p) => p.origin === i)) ?? row[0]);
   board.holes.forEach((hole, index) => (hole.el.tabIndex = index === tabbed ? 0 : -1));
+}
+
+// The editor's board: no moves, the hole selected marked, every hole
+// named with what it holds, one of them in the Tab order (the arrows walk
+// the rest).
+function renderEditorBoard(model, board) {
+  const editor = model.editor;
+  board.orient(bottomSide(model));
+  for (const cls of ["playable", "pressed", "hover", "focus", "last-from", "last-to", "hint"]) board.mark(cls, []);
+  board.showPath(null);
+  board.setLabels((index) => {
+    const side = SIDES[Math.floor(index / 9)];
+    const name = t("hole_side", { side: t(side), n: (index % 9) + 1 });
+    const owner = tuzdikOwner(editor, index);
+    return `${name}: ${owner ? t("hole_tuzdik", { owner: t(owner) }) : t("hole_stones", { count: editor.holes[index] })}`;
+  });
+  board.setTitles(
+    (side) => t("kazan_title", { side: t(side), n: editor.kazans[SIDES.indexOf(side)] }),
+    (owner) => t("tuzdik_badge", { owner: t(owner) }),
+  );
+  const tabbed = editor.selected ?? board.visualOrder("bottom")[0];
+  board.holes.forEach((hole, index) => (hole.el.tabIndex = index === tabbed ? 0 : -1));
+}
+
+// A field's value, unless a person is typing in it.
+function setValue(id, value) {
+  const el = $(id);
+  if (document.activeElement !== el) el.value = value;
+}
+
+// The position editor's controls: the tool, the selected hole's count, the
+// kazans, the side to move, the total against 162, the TFEN, and the
+// server's word on the position, which alone enables Play and Save.
+function renderEditor(model) {
+  const editor = model.editor;
+  $("editor").hidden = !editor;
+  if (!editor) return;
+  for (const button of document.querySelectorAll("#editor [data-tool]")) button.setAttribute("aria-pressed", String(button.dataset.tool === editor.tool));
+  const selected = editor.selected;
+  const count = $("editor-count");
+  if (selected === null) {
+    $("editor-count-label").textContent = t("editor_count_none");
+    count.disabled = true;
+    count.value = "";
+  } else {
+    const side = SIDES[Math.floor(selected / 9)];
+    $("editor-count-label").textContent = t("editor_count", { hole: t("hole_side", { side: t(side), n: (selected % 9) + 1 }) });
+    count.disabled = !!tuzdikOwner(editor, selected);
+    setValue("editor-count", count.disabled ? "" : editor.holes[selected]);
+  }
+  SIDES.forEach((side, i) => {
+    $(`editor-kazan-${side}-label`).textContent = t("editor_kazan", { side: t(side) });
+    setValue(`editor-kazan-${side}`, editor.kazans[i]);
+  });
+  for (const radio of document.querySelectorAll("input[name=editor-side]")) radio.checked = radio.value === editor.to_move;
+  const stones = total(editor);
+  $("editor-total").textContent = t("editor_total", { n: stones });
+  $("editor-total").dataset.off = stones === TOTAL ? "0" : "1";
+  setValue("editor-tfen", editorTfen(editor));
+  const check = currentCheck(editor);
+  const line = $("editor-check");
+  line.textContent = !check ? t("editor_checking") : check.ok ? t("editor_legal") : t("editor_illegal", { detail: check.error });
+  line.dataset.ok = !check ? "" : check.ok ? "1" : "0";
+  const ready = legal(editor) && model.connection === "connected" && !editor.playing;
+  $("editor-play").disabled = !ready;
+  $("editor-save").disabled = !ready;
+  const said = editor.explain ? t(editor.explain.key, editor.explain.params) : model.message ? renderText(model.message.text) : "";
+  $("editor-explain").textContent = said;
+  $("editor-explain").dataset.kind = editor.explain ? "notice" : (model.message?.kind ?? "");
 }
 
 // The holes of the side to move, left to right on the screen.
@@ -648,6 +724,8 @@ function renderBody(model, sowing) {
     preview: model.shown && previewOn(model.shown) ? "1" : "0",
     learn: learnStage(model.server?.learn),
     answering: answering(model, sowing) ? "1" : "0",
+    editing: model.editor ? "1" : "0",
+    editorLegal: model.editor && legal(model.editor) ? "1" : "0",
   });
 }
 
@@ -674,6 +752,7 @@ export function renderPage(model, board, sowing) {
   renderLearn(model);
   renderMistakes(model);
   renderStudies(model);
+  renderEditor(model);
   renderBody(model, sowing);
   for (const [id, page] of [
     ["nav-play", "play"],

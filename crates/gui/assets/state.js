@@ -60,6 +60,8 @@ export function createModel(language) {
     // not asked yet).
     studies: null,
     mistakes: null,
+    // The position editor, while it is open (editor.js).
+    editor: null,
   };
 }
 

@@ -37,7 +37,7 @@ macro_rules! module {
 }
 
 /// The files of the page kept as they are in `assets/`.
-const FILES: [Asset; 19] = [
+const FILES: [Asset; 20] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -50,6 +50,7 @@ const FILES: [Asset; 19] = [
     },
     module!("app.js"),
     module!("board.js"),
+    module!("editor.js"),
     module!("i18n.js"),
     module!("input.js"),
     module!("net.js"),
@@ -218,6 +219,7 @@ mod tests {
     fn every_key_the_server_sends_is_in_the_tables() {
         let english = table("en");
         let sources = [
+            include_str!("editor.rs"),
             include_str!("error.rs"),
             include_str!("game.rs"),
             include_str!("session.rs"),

@@ -596,7 +596,11 @@ impl GameState {
     }
 }
 
-fn check_size(text: &str) -> Result<(), GuiError> {
+/// Refuses a text beyond the upload limit.
+///
+/// # Errors
+/// [`GuiError::TooLarge`].
+pub fn check_size(text: &str) -> Result<(), GuiError> {
     if text.len() > MAX_UPLOAD_BYTES {
         return Err(GuiError::TooLarge {
             bytes: text.len(),

@@ -20,6 +20,7 @@
 //! - [`explorer`]: the moves played in a position, from the database;
 //!   [`study`]: studies and stored mistakes, from it;
 //!   [`puzzles`]: the puzzle mode, a page's puzzle checked and rated;
+//!   [`editor`]: the position editor's check of a position set up;
 //! - [`socket`]: one page's WebSocket;
 //! - [`examples`]: the rules page's diagrams, played by the rules;
 //! - [`assets`]: the page's files; [`guard`]: the Host and Origin checks;
@@ -27,6 +28,7 @@
 
 pub mod assets;
 pub mod convert;
+pub mod editor;
 pub mod error;
 pub mod examples;
 pub mod explorer;

@@ -21,7 +21,7 @@ use crate::puzzles::{self, Seat};
 use crate::registry::{Registry, is_game_id};
 use crate::session::Session;
 use crate::wire::{Notice, Request, ServerMessage, StudyRequest, Text};
-use crate::{explorer, study};
+use crate::{editor, explorer, study};
 
 /// What the WebSocket handler shares: the games, the games database, and
 /// the pages connected.
@@ -168,5 +168,15 @@ async fn study(
         StudyRequest::PuzzleAnalyse { id } => {
             puzzles::analyse(seat, session, id).map(ServerMessage::Puzzle)
         }
+        StudyRequest::CheckPosition { tfen } => {
+            editor::check(tfen).map(ServerMessage::PositionCheck)
+        }
+        StudyRequest::SavePosition {
+            tfen,
+            name,
+            comment,
+        } => study::save_position(library, tfen, name, comment)
+            .await
+            .map(ServerMessage::Studies),
     }
 }

@@ -1,15 +1,16 @@
 //! Studies and stored mistakes as the page reaches them: a game saved as a
 //! study (its start and moves, a name and a comment) and set up again from
 //! it, and the mistakes "learn from your mistakes" saved, listed and set up
-//! again to find a better move. The game changes only through its session,
+//! again to find a better move; a position set up in the editor saved as a
+//! study with no moves. The game changes only through its session,
 //! as a command would change it.
 
 use tuzdyk_db::{Mistake, Study};
 use tuzdyk_notation::tfen;
-use tuzdyk_rules::Game;
+use tuzdyk_rules::{Game, Move, Position};
 
 use crate::error::GuiError;
-use crate::game::Handled;
+use crate::game::{Handled, check_size};
 use crate::library::Library;
 use crate::limits::{MAX_LISTED, MAX_STUDY_COMMENT_CHARS, MAX_STUDY_NAME_CHARS};
 use crate::session::Session;
@@ -47,11 +48,39 @@ pub async fn save(
 ) -> Result<StudiesView, GuiError> {
     let name = check(&name, &comment)?;
     let game = session.game();
+    insert(library, name, *game.start(), game.moves().to_vec(), comment).await
+}
+
+/// Saves the position editor's position `text` (TFEN) as a study with no
+/// moves, the game untouched; answers with the list.
+///
+/// # Errors
+/// [`check`]'s, a TFEN the rules refuse, or the database's.
+pub async fn save_position(
+    library: &Library,
+    text: String,
+    name: String,
+    comment: String,
+) -> Result<StudiesView, GuiError> {
+    let name = check(&name, &comment)?;
+    check_size(&text)?;
+    let start = tfen::parse(text.trim()).map_err(|e| GuiError::tfen(text.trim(), e))?;
+    insert(library, name, start, Vec::new(), comment).await
+}
+
+/// Stores a study; answers with the list, the new one current.
+async fn insert(
+    library: &Library,
+    name: String,
+    start: Position,
+    moves: Vec<Move>,
+    comment: String,
+) -> Result<StudiesView, GuiError> {
     let study = Study {
         id: 0,
         name,
-        start: *game.start(),
-        moves: game.moves().to_vec(),
+        start,
+        moves,
         comment,
         created: String::new(),
     };

@@ -6,7 +6,8 @@
 //! `line`. A page's requests to the games database are [`StudyRequest`]s,
 //! told apart by their `study` field (a game command has `cmd`), and
 //! answered to that page only: the [`ExplorerView`] of a position, the
-//! [`PuzzleView`] of the puzzle mode.
+//! [`PuzzleView`] of the puzzle mode, the [`PositionCheck`] of the
+//! position editor.
 //!
 //! Holes are indices 0..17 in sowing order (White 1..9, then Black 1..9);
 //! a sowing step is a hole index, or 18 + side for a kazan (a stone that
@@ -257,6 +258,16 @@ pub enum StudyRequest {
     /// people on one board with the engine's lines (answered with the
     /// puzzle as it is).
     PuzzleAnalyse { id: i64 },
+    /// Whether the position editor's TFEN is a position the rules accept;
+    /// answered with a [`PositionCheck`].
+    CheckPosition { tfen: String },
+    /// Save the position editor's position (TFEN) as a study with no
+    /// moves, the game untouched.
+    SavePosition {
+        tfen: String,
+        name: String,
+        comment: String,
+    },
 }
 
 /// A page's message: a command to its game, or a request to the database.
@@ -297,6 +308,7 @@ pub enum ServerMessage {
     Studies(StudiesView),
     Mistakes(MistakesView),
     Puzzle(PuzzleView),
+    PositionCheck(PositionCheck),
 }
 
 impl ServerMessage {
@@ -748,4 +760,16 @@ pub struct PuzzleView {
     pub puzzle: Option<PuzzleBoardView>,
     /// Why there is no puzzle (`puzzles_empty`, `puzzles_none_theme`).
     pub empty: Option<Text>,
+}
+
+// ---- the position editor ---------------------------------------------------
+
+/// Whether a position set up in the editor is one the rules accept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PositionCheck {
+    /// The TFEN as the page asked (it matches answers to positions).
+    pub tfen: String,
+    pub ok: bool,
+    /// Why not, in one line: the TFEN's or the position's problem.
+    pub error: Option<Text>,
 }
