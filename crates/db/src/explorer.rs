@@ -23,7 +23,7 @@ use tuzdyk_rules::{Game, GameResult, Move, Position, Side};
 use tuzdyk_notation::record::parse_result;
 
 use crate::codec::stored_game;
-use crate::import::{game_rating, winner};
+use crate::import::{INDEX_BATCH, game_rating, winner};
 use crate::{Database, deep};
 
 /// Plies of each game whose positions have rows of their own (the
@@ -119,6 +119,9 @@ impl GameIndex {
 #[derive(Default)]
 pub(crate) struct Pending {
     pub(crate) games: usize,
+    /// The highest id of the games held: a flush marks the unindexed games
+    /// up to it indexed.
+    last: i64,
     rows: HashMap<(i64, u8), Delta>,
     deep: Vec<deep::Entry>,
 }
@@ -126,19 +129,28 @@ pub(crate) struct Pending {
 impl Pending {
     /// Adds the index of game `id`.
     pub(crate) fn add(&mut self, id: i64, index: GameIndex) {
-        self.games += 1;
+        self.skip(id);
         for (at, delta) in index.opening {
             self.rows.entry(at).or_default().add(&delta);
         }
         self.deep
             .extend(index.deep.into_iter().map(|key| deep::Entry::new(key, id)));
     }
+
+    /// Counts game `id` with nothing to index (a row this program cannot
+    /// read).
+    pub(crate) fn skip(&mut self, id: i64) {
+        self.games += 1;
+        self.last = self.last.max(id);
+    }
 }
 
 /// Adds the opening rows, in key order (neighbouring rows share pages),
-/// and the deep entries to the index, and marks every game not yet indexed
-/// as indexed: the caller holds exactly their index.
+/// and the deep entries to the index, and marks the games not yet indexed
+/// up to the last one held as indexed: the caller holds exactly their
+/// index.
 fn add(tx: &Transaction<'_>, pending: Pending) -> rusqlite::Result<()> {
+    let last = pending.last;
     deep::add(tx, pending.deep)?;
     let mut rows: Vec<_> = pending.rows.into_iter().collect();
     rows.sort_unstable_by_key(|&(at, _)| at);
@@ -165,7 +177,10 @@ fn add(tx: &Transaction<'_>, pending: Pending) -> rusqlite::Result<()> {
             d.rated
         ])?;
     }
-    tx.execute("UPDATE games SET indexed = 1 WHERE indexed = 0", [])?;
+    tx.execute(
+        "UPDATE games SET indexed = 1 WHERE indexed = 0 AND id <= ?1",
+        [last],
+    )?;
     Ok(())
 }
 
@@ -182,27 +197,40 @@ impl Database {
     }
 
     /// Indexes the games stored but not indexed (an import stopped between
-    /// its flushes). A game whose row this program cannot read is marked
-    /// indexed without rows, and left to `games` to report.
+    /// its flushes, or every game after migration 4), [`INDEX_BATCH`] games
+    /// a flush so that memory stays that of one import flush. A game whose
+    /// row this program cannot read is marked indexed without rows, and
+    /// left to `games` to report.
     pub(crate) fn index_pending(&mut self) -> rusqlite::Result<()> {
-        let mut pending = Pending::default();
-        {
-            let mut query = self.conn.prepare(
-                "SELECT id, fen, plies, moves, result, white_elo, black_elo FROM games WHERE indexed = 0",
-            )?;
-            let mut rows = query.query([])?;
-            while let Some(r) = rows.next()? {
-                let id: i64 = r.get(0)?;
-                match StoredGame::read(r, 1)? {
-                    Some(stored) => pending.add(
-                        id,
-                        GameIndex::of(&stored.game, stored.result, stored.rating),
-                    ),
-                    None => pending.games += 1,
+        self.index_pending_by(INDEX_BATCH)
+    }
+
+    /// [`Database::index_pending`], `batch` games a flush.
+    pub(crate) fn index_pending_by(&mut self, batch: usize) -> rusqlite::Result<()> {
+        loop {
+            let mut pending = Pending::default();
+            {
+                let mut query = self.conn.prepare_cached(
+                    "SELECT id, fen, plies, moves, result, white_elo, black_elo FROM games
+                     WHERE indexed = 0 ORDER BY id LIMIT ?1",
+                )?;
+                let mut rows = query.query([batch as i64])?;
+                while let Some(r) = rows.next()? {
+                    let id: i64 = r.get(0)?;
+                    match StoredGame::read(r, 1)? {
+                        Some(stored) => pending.add(
+                            id,
+                            GameIndex::of(&stored.game, stored.result, stored.rating),
+                        ),
+                        None => pending.skip(id),
+                    }
                 }
             }
+            if pending.games == 0 {
+                return Ok(());
+            }
+            self.flush(&mut pending)?;
         }
-        self.flush(&mut pending)
     }
 
     /// The moves played in `position`, most played first (then by number):

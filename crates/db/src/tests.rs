@@ -136,6 +136,52 @@ fn deep_segments_merge_like_a_binary_counter_and_lose_no_game() {
 }
 
 #[test]
+fn games_indexed_again_in_small_batches_give_the_same_answers() {
+    // Opening a database indexes what is unindexed a batch at a time (all
+    // of it after migration 4): 13 flushes of 100 PlayOK games must count
+    // what one import counted, in the opening rows and the deep index.
+    let mut db = Database::open_in_memory().unwrap();
+    let text = crate::seed::PLAYOK_GAMES;
+    db.import(
+        ImportSource::Text {
+            name: "playok",
+            text,
+        },
+        |b| panic!("{b}"),
+    )
+    .unwrap();
+    let records: Vec<_> = tuzdyk_notation::record::parse_games(text)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let positions: Vec<Position> = records
+        .iter()
+        .step_by(50)
+        .flat_map(|r| {
+            [0, 10, 16, 40, 90].map(|ply| r.game.position_at(ply.min(r.game.moves().len() - 1)))
+        })
+        .collect();
+    let before: Vec<_> = positions.iter().map(|p| db.explore(p).unwrap()).collect();
+    db.conn
+        .execute_batch(
+            "DELETE FROM explorer; DELETE FROM explorer_deep; DELETE FROM explorer_segments;
+             UPDATE games SET indexed = 0;",
+        )
+        .unwrap();
+    assert!(db.explore(&Position::startpos()).unwrap().is_empty());
+    db.index_pending_by(100).unwrap();
+    let after: Vec<_> = positions.iter().map(|p| db.explore(p).unwrap()).collect();
+    assert_eq!(after, before);
+    let unindexed: i64 = db
+        .conn
+        .query_row("SELECT count(*) FROM games WHERE indexed = 0", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(unindexed, 0);
+}
+
+#[test]
 fn a_file_that_is_not_a_database_is_refused_by_name() {
     let path = temp_path("notdb");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
