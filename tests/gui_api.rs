@@ -12,7 +12,7 @@ mod gui_support;
 
 use serde_json::{Value, json};
 
-use gui_support::{Client, Server};
+use gui_support::{Client, Server, TempDir};
 use tuzdyk_notation::ending::Ending;
 use tuzdyk_notation::{record, tfen};
 use tuzdyk_rules::{GameResult, Move, Position, Side, StoneDrop};
@@ -905,6 +905,7 @@ fn close(a: &Value, b: f64) -> bool {
 #[test]
 fn a_puzzle_is_solved_another_failed_and_both_rated_as_glicko_computes() {
     let (path, puzzles) = gui_support::puzzle_database("puzzles");
+    let _folder = TempDir::of_file(&path);
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let mut client = Client::connect(&server, None);
     // Nothing open yet: a move or a hint is refused.
@@ -1098,6 +1099,7 @@ fn an_empty_puzzle_database_says_how_to_make_puzzles() {
     let folder = std::env::temp_dir().join(format!("tuzdyk-gui-no-puzzles-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
     std::fs::create_dir_all(&folder).unwrap();
+    let _folder = TempDir(folder.clone());
     let path = folder.join("games.sqlite");
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let mut client = Client::connect(&server, None);
@@ -1116,6 +1118,7 @@ fn an_empty_puzzle_database_says_how_to_make_puzzles() {
 #[test]
 fn a_puzzle_counts_once_and_is_analysed_once_over() {
     let (path, puzzles) = gui_support::puzzle_database("puzzles-once");
+    let _folder = TempDir::of_file(&path);
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let mut client = Client::connect(&server, None);
     let game = client.game_id();

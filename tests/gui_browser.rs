@@ -33,7 +33,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 
-use gui_support::{Server, TIMEOUT};
+use gui_support::{Server, TIMEOUT, TempDir};
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::{Move, Position};
 
@@ -58,15 +58,6 @@ struct Browser {
     port: u16,
     session: String,
     _profile: TempDir,
-}
-
-/// A fresh profile directory, removed afterwards.
-struct TempDir(std::path::PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 impl Drop for Browser {
@@ -1475,6 +1466,7 @@ async fn puzzle_rating(browser: &Browser) -> f64 {
 /// a wrong one, as a person does on the puzzle page.
 async fn a_puzzle_solved_and_one_failed(viewport: Viewport, name: &str) {
     let (path, puzzles) = gui_support::puzzle_database(name);
+    let _folder = TempDir::of_file(&path);
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let browser = Browser::start(name, viewport).await;
     browser
@@ -1626,9 +1618,17 @@ async fn puzzle_page(
     test: &str,
     viewport: Viewport,
     prepare: impl FnOnce(&Path),
-) -> (std::path::PathBuf, Vec<tuzdyk_db::Puzzle>, Server, Browser) {
+) -> (
+    std::path::PathBuf,
+    Vec<tuzdyk_db::Puzzle>,
+    Server,
+    Browser,
+    TempDir,
+) {
     let name = format!("puzzle-{test}-{viewport:?}");
     let (path, puzzles) = gui_support::puzzle_database(&name);
+    // The database's folder goes when the test ends.
+    let folder = TempDir::of_file(&path);
     prepare(&path);
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let browser = Browser::start(&name, viewport).await;
@@ -1638,7 +1638,7 @@ async fn puzzle_page(
         .await
         .expect("the page loads");
     puzzle_settled(&browser, "playing").await;
-    (path, puzzles, server, browser)
+    (path, puzzles, server, browser, folder)
 }
 
 /// Waits for a puzzle other than `id`, ready to play.
@@ -1711,7 +1711,7 @@ fn tries(path: &Path, id: i64) -> Vec<bool> {
 /// one comes. Before the end the button is disabled.
 async fn a_puzzle_analysed(viewport: Viewport) {
     // The game the puzzles are cut from, for the explorer.
-    let (path, puzzles, _server, browser) = puzzle_page("analyse", viewport, |path| {
+    let (path, puzzles, _server, browser, _folder) = puzzle_page("analyse", viewport, |path| {
         let text = std::fs::read_to_string("tests/data/playok-games.pgn").unwrap();
         let end = text[1..].find("[Event").map_or(text.len(), |i| i + 1);
         assert_eq!(gui_support::import_games(path, &text[..end]), 1);
@@ -1821,7 +1821,7 @@ fn browser_a_puzzle_analysed_on_the_play_page() {
 /// failure's answer came) is played but not rated: never a failure turned
 /// into a solve.
 async fn a_puzzle_reloaded(viewport: Viewport) {
-    let (path, puzzles, _server, browser) = puzzle_page("reload", viewport, |_| {}).await;
+    let (path, puzzles, _server, browser, _folder) = puzzle_page("reload", viewport, |_| {}).await;
     let first = shown_puzzle(&browser, &puzzles).await;
     assert!(first.solution.len() >= 3, "a puzzle of two moves to find");
     play_solution(&browser, viewport, first, 1).await;
@@ -1916,7 +1916,8 @@ fn browser_a_puzzle_reloaded_midway_starts_again_and_counts_once() {
 /// nothing is sent, nothing counts as a failure, and the puzzle is then
 /// solved.
 async fn puzzle_refusals(viewport: Viewport) {
-    let (path, puzzles, _server, browser) = puzzle_page("refusals", viewport, |_| {}).await;
+    let (path, puzzles, _server, browser, _folder) =
+        puzzle_page("refusals", viewport, |_| {}).await;
     let puzzle = shown_puzzle(&browser, &puzzles).await;
     let side = puzzle.position.side_to_move();
     let status = browser.text("#puzzle-status").await;

@@ -232,6 +232,23 @@ pub fn first_message(server: &Server) -> Value {
     serde_json::from_str(message.to_text().expect("text")).expect("JSON")
 }
 
+/// A folder a test made, removed when the test ends (a browser profile,
+/// a test's database).
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    /// The folder holding `file`.
+    pub fn of_file(file: &std::path::Path) -> TempDir {
+        TempDir(file.parent().expect("a file in a folder").to_path_buf())
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A database in a temporary folder holding three puzzles cut from a real
 /// game (tests/data/playok-games.pgn, its first game): the position after
 /// `ply` moves and the moves played from there as the solution. Returns

@@ -543,6 +543,7 @@ fn connections_making_one_new_database_at_once_all_open_it() {
             let version = opener.join().expect("no panic");
             assert_eq!(version, Ok(crate::schema::MIGRATIONS.len() as i64));
         }
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }
 
