@@ -249,6 +249,8 @@ fn the_json_summary_is_one_object() {
     assert_eq!(json_field(json, "pairs"), "1");
     assert_eq!(json_field(json, "sprt"), "null");
     assert_eq!(json_field(json, "time_control"), "\"depth 2\"");
+    // No clocks, so no closest call.
+    assert_eq!(json_field(json, "closest_to_flag_ms"), "[null,null]");
     let wins: u32 = json_field(json, "wins").parse().unwrap();
     let draws: u32 = json_field(json, "draws").parse().unwrap();
     let losses: u32 = json_field(json, "losses").parse().unwrap();
@@ -553,4 +555,67 @@ fn bad_input_is_one_clear_error() {
         assert!(!stderr.contains("panicked"), "{stderr}");
         assert!(output.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// On a clock, the summary says how close each engine came to its flag:
+/// the least time it had left after a move, and in which game, in the text
+/// and in the JSON summary.
+#[test]
+fn the_summary_says_how_close_each_engine_came_to_the_flag() {
+    let dir = scratch("flag");
+    let openings = write_openings(&dir, &[HOLE_1_EMPTY]);
+    let engine = format!("cmd={TUZDYK}");
+    let run = |json: bool| {
+        let mut args = vec![
+            "--engine",
+            &engine,
+            "name=a",
+            "--engine",
+            &engine,
+            "name=b",
+            "--tc",
+            "0.3+0.01",
+            "--games",
+            "2",
+            "--openings",
+            openings.to_str().unwrap(),
+        ];
+        if json {
+            args.push("--json");
+        }
+        let output = run_match(&args);
+        let stdout = text(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{stdout}\n{}",
+            text(&output.stderr)
+        );
+        stdout
+    };
+    let stdout = run(false);
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("least time left after a move: "))
+        .unwrap_or_else(|| panic!("no closest call in {stdout}"));
+    for (part, name) in line.split(", ").zip(["a", "b"]) {
+        let words: Vec<&str> = part.split(' ').collect();
+        assert_eq!(
+            (words[0], words[2], words[3]),
+            (name, "ms", "(game"),
+            "{line}"
+        );
+        let ms: u64 = words[1].parse().unwrap();
+        // After its first move an engine has less than the 300 ms it began with.
+        assert!(ms < 300, "{line}");
+        assert!(["1)", "2)"].contains(&words[4]), "{line}");
+    }
+    let stdout = run(true);
+    let json = stdout.trim();
+    let closest = json_field(json, "closest_to_flag_ms");
+    let ms: Vec<u64> = closest
+        .trim_matches(['[', ']'])
+        .split(',')
+        .map(|ms| ms.parse().unwrap())
+        .collect();
+    assert!(ms.len() == 2 && ms.iter().all(|&ms| ms < 300), "{json}");
 }

@@ -131,6 +131,9 @@ pub struct GameOutcome {
     pub termination: Termination,
     /// From the opening's start: the opening's moves, then the moves played.
     pub game: Game,
+    /// By engine: the least time it had left after one of its moves
+    /// (before the increment), when the game had clocks and it moved.
+    pub closest_to_flag_ms: [Option<u64>; 2],
 }
 
 impl GameOutcome {
@@ -284,6 +287,8 @@ struct Clocks {
     left: [i64; 2],
     /// Moves each side has made, for `moves/base` periods.
     moves: [u32; 2],
+    /// By side: the least time left after a move, before the increment.
+    closest_to_flag_ms: [Option<u64>; 2],
 }
 
 impl Clocks {
@@ -292,6 +297,7 @@ impl Clocks {
             control,
             left: [control.base_ms as i64; 2],
             moves: [0; 2],
+            closest_to_flag_ms: [None; 2],
         }
     }
 
@@ -316,6 +322,9 @@ impl Clocks {
         if self.left[us] < 0 {
             return Err(had_ms);
         }
+        let left_ms = self.left[us] as u64;
+        let closest = &mut self.closest_to_flag_ms[us];
+        *closest = Some(closest.map_or(left_ms, |ms| ms.min(left_ms)));
         self.moves[us] += 1;
         self.left[us] += self.control.inc_ms as i64;
         if let Some(period) = self.control.moves
@@ -346,7 +355,16 @@ impl Table<'_> {
     }
 
     fn finish(self, result: GameResult, termination: Termination) -> GameOutcome {
+        let by_side = self
+            .clocks
+            .as_ref()
+            .map_or([None; 2], |clocks| clocks.closest_to_flag_ms);
+        let mut closest_to_flag_ms = [None; 2];
+        for side in Side::BOTH {
+            closest_to_flag_ms[self.engine_of(side)] = by_side[side.index()];
+        }
         GameOutcome {
+            closest_to_flag_ms,
             number: self.spec.number,
             white: self.spec.white,
             result,

@@ -125,6 +125,9 @@ pub(super) fn text_summary(standings: &Standings, setup: &Setup) -> String {
         "terminations: {}\n",
         standings.terminations_line()
     ));
+    if let Some(line) = standings.closest_to_flag_line() {
+        out.push_str(&format!("least time left after a move: {line}\n"));
+    }
     if let Some((sprt, llr, decision)) = standings.sprt {
         let (lower, upper) = sprt.bounds();
         out.push_str(&format!(
@@ -179,6 +182,9 @@ struct Summary<'a> {
     normal: u64,
     adjudicated: u64,
     forfeits: [ForfeitsJson<'a>; 2],
+    /// By engine: the least time it had left after a move (before the
+    /// increment) in any game; `null` without clocks.
+    closest_to_flag_ms: [Option<u64>; 2],
     results: Vec<ResultJson<'a>>,
 }
 
@@ -297,6 +303,7 @@ pub(super) fn json_summary(standings: &Standings, setup: &Setup) -> String {
         normal: standings.normal,
         adjudicated: standings.adjudicated,
         forfeits: [forfeits(0), forfeits(1)],
+        closest_to_flag_ms: standings.closest_to_flag.map(|c| c.map(|(ms, _)| ms)),
         results: Vec::new(),
     };
     let results = games

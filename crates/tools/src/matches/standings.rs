@@ -20,6 +20,9 @@ pub(super) struct Standings {
     pub adjudicated: u64,
     /// Per engine, forfeits by kind.
     pub forfeits: [HashMap<ForfeitKind, u64>; 2],
+    /// By engine: the least time left after a move in any game, and the
+    /// game's number.
+    pub closest_to_flag: [Option<(u64, usize)>; 2],
     /// Every game: number, White engine, result, termination text.
     pub games: Vec<(usize, usize, &'static str, String)>,
     pub sprt: Option<(Sprt, f64, Decision)>,
@@ -34,6 +37,7 @@ impl Standings {
             normal: 0,
             adjudicated: 0,
             forfeits: [HashMap::new(), HashMap::new()],
+            closest_to_flag: [None; 2],
             games: Vec::new(),
             sprt: sprt.map(|s| (s, 0.0, Decision::Continue)),
         }
@@ -62,6 +66,13 @@ impl Standings {
                 *self.forfeits[game.engine(*loser)]
                     .entry(forfeit.kind())
                     .or_default() += 1;
+            }
+        }
+        for (closest, ms) in self.closest_to_flag.iter_mut().zip(game.closest_to_flag_ms) {
+            if let Some(ms) = ms
+                && closest.is_none_or(|(least, _)| ms < least)
+            {
+                *closest = Some((ms, game.number));
             }
         }
         self.games.push((
@@ -103,6 +114,18 @@ impl Standings {
 
     pub fn decision(&self) -> Decision {
         self.sprt.map_or(Decision::Continue, |(_, _, d)| d)
+    }
+
+    /// `a 12 ms (game 17), b 40 ms (game 3)`: the least time each engine
+    /// had left after a move; `None` without clocks.
+    pub fn closest_to_flag_line(&self) -> Option<String> {
+        let parts: Vec<String> = (0..2)
+            .filter_map(|engine| {
+                self.closest_to_flag[engine]
+                    .map(|(ms, game)| format!("{} {ms} ms (game {game})", self.names[engine]))
+            })
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
     }
 
     /// `12 normal, 1 adjudicated, new: 2 crash, old: 1 time_forfeit`.
