@@ -726,3 +726,53 @@ fn searchmoves_restrict_the_root() {
         );
     }
 }
+
+/// Two moves of one game on a clock: when the clock the referee sends next
+/// has lost more than the first search used, the searcher keeps the loss
+/// (twice over) back from its next moves, and a new game forgets it.
+#[test]
+fn time_the_clock_lost_outside_the_search_is_kept_back() {
+    let timed = |ms: u64| Limits {
+        clock: Some(SideClock {
+            time: Duration::from_millis(ms),
+            increment: Duration::from_millis(10),
+            moves_to_go: None,
+        }),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let mut pos = Position::startpos();
+    let started = Instant::now();
+    let first = searcher.search_silently(&pos, &timed(1000));
+    let used = started.elapsed();
+    assert_eq!(searcher.lost_time_allowance(), Duration::ZERO);
+    pos.play(first.best.unwrap());
+    let reply = pos.legal_moves().next().unwrap();
+    pos.play(reply);
+    // The referee charged the first move 300 ms more than it took here.
+    let charged = used + Duration::from_millis(300);
+    let left = Duration::from_millis(1010) - charged;
+    let limits = Limits {
+        clock: Some(SideClock {
+            time: left,
+            ..timed(0).clock.unwrap()
+        }),
+        ..Limits::default()
+    };
+    let control = searcher.control(&pos, &limits);
+    // Twice the 300 ms, and whatever this test's own clock saw beyond the
+    // search's (a busy machine may pause the test between the two).
+    let allowance = searcher.lost_time_allowance();
+    assert!(
+        allowance >= Duration::from_millis(599) && allowance <= Duration::from_millis(800),
+        "{allowance:?}"
+    );
+    // With 600 ms more kept back, less than 400 ms of the clock is usable.
+    let hard = control.time().hard_limit().unwrap();
+    assert!(
+        hard < left.saturating_sub(Duration::from_millis(600)),
+        "{hard:?}"
+    );
+    searcher.new_game();
+    assert_eq!(searcher.lost_time_allowance(), Duration::ZERO);
+}

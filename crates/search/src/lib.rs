@@ -141,6 +141,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     threads: Vec<ThreadData>,
     options: SearchOptions,
+    /// Time the clock lost outside the searches of this game.
+    lost_time: time::LostTime,
 }
 
 impl Searcher {
@@ -153,6 +155,7 @@ impl Searcher {
             tt: TranspositionTable::new(options.hash_mb),
             threads: vec![ThreadData::default()],
             options,
+            lost_time: time::LostTime::default(),
         }
     }
 
@@ -194,9 +197,11 @@ impl Searcher {
         }
     }
 
-    /// Forgets everything learnt: the table and the histories.
+    /// Forgets everything learnt: the table, the histories and the time lost
+    /// outside the search.
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.lost_time.clear();
         for data in &mut self.threads {
             data.clear();
         }
@@ -207,9 +212,19 @@ impl Searcher {
         self.tt.clear();
     }
 
-    /// The control for searching `pos` with `limits`.
-    pub fn control(&self, pos: &Position, limits: &Limits) -> Control {
-        Control::new(pos, limits, self.options.move_overhead)
+    /// The control for searching `pos` with `limits`. Its clock keeps back
+    /// `MoveOverhead` and what the clock has lately lost outside the search
+    /// ([`time::LostTime`]), learnt from the clock in `limits`.
+    pub fn control(&mut self, pos: &Position, limits: &Limits) -> Control {
+        self.lost_time.learn(pos, limits.clock);
+        let overhead = self.options.move_overhead + self.lost_time.allowance();
+        Control::new(pos, limits, overhead)
+    }
+
+    /// What is kept back beyond `MoveOverhead` for time lost outside the
+    /// search.
+    pub fn lost_time_allowance(&self) -> Duration {
+        self.lost_time.allowance()
     }
 
     /// Searches `pos` to `limits` and reports nothing: for self-play,
@@ -242,7 +257,9 @@ impl Searcher {
         } else {
             vote(&main, &helpers, limits.depth).clone()
         };
-        self.final_report(pos, control, reporter, &main, chosen)
+        let result = self.final_report(pos, control, reporter, &main, chosen);
+        self.lost_time.record(pos, limits, control.time());
+        result
     }
 
     /// The search of a finished game: no move, one report of the final
