@@ -3,11 +3,11 @@
 //! `bench` node count, and needs an SPRT before it stays.
 //!
 //! The numbers SPSA may tune (`tuzdyk spsa`, STRENGTH.md) are declared once,
-//! in the [`tunables!`] list below: name, default, range and SPSA's `c_end`
+//! in the `tunables!` list below: name, default, range and SPSA's `c_end`
 //! and `r_end`. The release build reads each as the plain `const` it always
 //! was; the tuning build (`--features tune`) reads it from an atomic that the
-//! engine's `setoption` sets ([`set_tunable`]). The search reads both through
-//! [`param!`], so the release build's code is the same as with the constants
+//! engine's `setoption` sets (`set_tunable`). The search reads both through
+//! `param!`, so the release build's code is the same as with the constants
 //! written in.
 
 /// One number SPSA may tune: its default (the `const` of the same name), the
@@ -56,7 +56,7 @@ macro_rules! tunables {
         const DECLARED: &[(&str, i64)] = &[$((stringify!($name), $name as i64)),*];
 
         /// The tuning build's values: one atomic per tunable, read by
-        /// [`param!`] through the function of the tunable's name.
+        /// `param!` through the function of the tunable's name.
         #[cfg(feature = "tune")]
         pub mod tuned {
             use std::sync::atomic::{AtomicI32, Ordering};
