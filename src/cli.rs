@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
 use tuzdyk_engine::bench;
 use tuzdyk_notation::console::OutputError;
 use tuzdyk_tools::db::DbError;
-use tuzdyk_tools::{analyse, explore, matches, play, puzzles, rating};
+use tuzdyk_tools::{analyse, explore, matches, play, puzzles, rating, spsa};
 use tuzdyk_train::{datagen, network};
 
 use crate::commands::{self, BenchError, PerftError, ReplayError};
@@ -59,6 +59,9 @@ pub enum Command {
     },
     /// Play engines against each other (the match runner is the referee).
     Match(tuzdyk_tools::matches::Args),
+    /// Tune the search's parameters by SPSA against a tuning build
+    /// (cargo build --release --features tune), resumable with --state.
+    Spsa(tuzdyk_tools::spsa::Args),
     /// Analyse positions or review games, one line per position.
     #[command(alias = "analyze")]
     Analyse(tuzdyk_tools::analyse::Args),
@@ -138,6 +141,7 @@ pub fn run() -> ExitCode {
             BenchError::status,
         ),
         Command::Match(args) => finish(matches::run(args), matches::MatchError::status),
+        Command::Spsa(args) => finish(spsa::run(args, &tunables()), spsa::SpsaError::status),
         Command::Analyse(args) => finish(analyse::run(args), analyse::AnalyseError::status),
         Command::Play(args) => finish(play::run(args), play::PlayError::status),
         Command::Rating(args) => finish(rating::run(args), rating::RatingError::status),
@@ -152,6 +156,22 @@ pub fn run() -> ExitCode {
             network::command::TrainError::status,
         ),
     }
+}
+
+/// The search's tunable parameters, as `tuzdyk spsa` takes them (the tools
+/// do not link the search: the command line hands the list over).
+fn tunables() -> Vec<spsa::Tunable> {
+    tuzdyk_search::params::TUNABLES
+        .iter()
+        .map(|t| spsa::Tunable {
+            name: t.name,
+            default: t.default,
+            min: t.min,
+            max: t.max,
+            c_end: t.c_end,
+            r_end: t.r_end,
+        })
+        .collect()
 }
 
 /// The one place a command's error is printed: once, as `error: <message>`

@@ -207,6 +207,12 @@ impl Engine {
                 self.settings.network = Some(load_network(&path)?);
                 self.settings.eval_file = path;
             }
+            // The tuning build's search parameters: process-wide, read by
+            // every search from the next one on.
+            #[cfg(feature = "tune")]
+            (EngineOption::Tuned(index), OptionValue::Spin { value, .. }) => {
+                tuzdyk_search::params::set_tunable(usize::from(index), value);
+            }
             (option, value) => {
                 log::error!("{option:?} set with a value of the wrong kind: {value:?}");
             }
@@ -237,6 +243,9 @@ impl Engine {
                 EVALUATIONS[if self.settings.use_network { 0 } else { 1 }].to_string()
             }
             EngineOption::EvalFile => self.settings.eval_file.clone(),
+            #[cfg(feature = "tune")]
+            EngineOption::Tuned(index) => tuzdyk_search::params::tunable_value(usize::from(index))
+                .map_or_else(String::new, |value| value.to_string()),
         }
     }
 
@@ -492,5 +501,23 @@ mod tests {
             .unwrap();
         assert_eq!(engine.evaluator_at(Level::Champion), Evaluator::Classic);
         assert_eq!(engine.option_value(EngineOption::Eval), "classic");
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn the_tuning_build_sets_search_parameters_by_option() {
+        let option = EngineOption::by_name("LMP_BASE").expect("LMP_BASE is an option");
+        let mut engine = Engine::new();
+        assert_eq!(
+            engine.option_value(option),
+            tuzdyk_search::params::LMP_BASE.to_string()
+        );
+        let value = option.spec().parse_value(Some("5")).unwrap();
+        engine.set_option(option, value).unwrap();
+        assert_eq!(engine.option_value(option), "5");
+        let default = tuzdyk_search::params::LMP_BASE.to_string();
+        let value = option.spec().parse_value(Some(&default)).unwrap();
+        engine.set_option(option, value).unwrap();
+        assert_eq!(engine.option_value(option), default);
     }
 }

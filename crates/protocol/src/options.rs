@@ -1,6 +1,11 @@
 //! tuzdyk's options, declared once: each option's name, kind, default and
 //! range, and what it is for. The `uci` answer, the `setoption` parser and
 //! the tools' command-line ranges are all derived from [`OPTIONS`].
+//!
+//! The tuning build (feature `tune`) appends one spin option per tunable
+//! search parameter, made from the search's one list of them
+//! (`tuzdyk_search::params::TUNABLES`): only that build's protocol crate
+//! reads the search crate, and the release build has none of them.
 
 use tuzdyk_notation::excerpt;
 
@@ -39,6 +44,10 @@ pub enum EngineOption {
     ClearHash,
     Eval,
     EvalFile,
+    /// The tuning build's search parameter at this index of
+    /// `tuzdyk_search::params::TUNABLES`.
+    #[cfg(feature = "tune")]
+    Tuned(u8),
 }
 
 /// Why a `setoption` value was rejected ([`crate::CommandError::Option`]
@@ -78,8 +87,8 @@ pub const EVALUATIONS: [&str; 2] = ["network", "classic"];
 /// The `EvalFile` value that means the network built into the program.
 pub const BUILT_IN_NETWORK: &str = "<built-in>";
 
-/// Every option, in the order `uci` lists them.
-pub const OPTIONS: [OptionSpec; 11] = [
+/// The options of every build, in the order `uci` lists them.
+const BASE_OPTIONS: [OptionSpec; 11] = [
     OptionSpec {
         option: EngineOption::Hash,
         name: "Hash",
@@ -176,24 +185,79 @@ pub const OPTIONS: [OptionSpec; 11] = [
     },
 ];
 
+/// Every option, in the order `uci` lists them.
+#[cfg(not(feature = "tune"))]
+pub const OPTIONS: [OptionSpec; BASE_OPTIONS.len()] = BASE_OPTIONS;
+
+/// Every option, in the order `uci` lists them: the tuning build's search
+/// parameters last.
+#[cfg(feature = "tune")]
+pub const OPTIONS: [OptionSpec; BASE_OPTIONS.len() + TUNABLES.len()] = {
+    let mut options = [BASE_OPTIONS[0]; BASE_OPTIONS.len() + TUNABLES.len()];
+    let mut i = 0;
+    while i < BASE_OPTIONS.len() {
+        options[i] = BASE_OPTIONS[i];
+        i += 1;
+    }
+    let mut t = 0;
+    while t < TUNABLES.len() {
+        assert!(t <= u8::MAX as usize, "EngineOption::Tuned counts in u8");
+        let tunable = &TUNABLES[t];
+        options[BASE_OPTIONS.len() + t] = OptionSpec {
+            option: EngineOption::Tuned(t as u8),
+            name: tunable.name,
+            kind: OptionKind::Spin {
+                default: tunable.default,
+                min: tunable.min,
+                max: tunable.max,
+            },
+            help: "a search parameter of params.rs, for tuzdyk spsa (tuning build only)",
+        };
+        t += 1;
+    }
+    options
+};
+
+#[cfg(feature = "tune")]
+use tuzdyk_search::params::TUNABLES;
+
 // `EngineOption::spec` indexes `OPTIONS` by the option: an entry out of
 // order does not compile (and an option without one panics at its first use).
 const _: () = {
     let mut i = 0;
     while i < OPTIONS.len() {
         assert!(
-            OPTIONS[i].option as usize == i,
-            "OPTIONS must list the options in the order of EngineOption"
+            OPTIONS[i].option.index() == i,
+            "OPTIONS must list the options in the order of EngineOption::index"
         );
         i += 1;
     }
 };
 
 impl EngineOption {
+    /// This option's place in [`OPTIONS`] (checked when compiling).
+    const fn index(self) -> usize {
+        match self {
+            EngineOption::Hash => 0,
+            EngineOption::Threads => 1,
+            EngineOption::MultiPv => 2,
+            EngineOption::MoveOverhead => 3,
+            EngineOption::Ponder => 4,
+            EngineOption::Level => 5,
+            EngineOption::LimitStrength => 6,
+            EngineOption::Elo => 7,
+            EngineOption::ClearHash => 8,
+            EngineOption::Eval => 9,
+            EngineOption::EvalFile => 10,
+            #[cfg(feature = "tune")]
+            EngineOption::Tuned(t) => BASE_OPTIONS.len() + t as usize,
+        }
+    }
+
     /// This option's declaration: [`OPTIONS`] lists the options in the
-    /// order of this enum (checked when compiling), so it is an index.
+    /// order of [`EngineOption::index`] (checked when compiling).
     pub const fn spec(self) -> &'static OptionSpec {
-        &OPTIONS[self as usize]
+        &OPTIONS[self.index()]
     }
 
     /// The option called `name` (any case).
@@ -355,6 +419,21 @@ mod tests {
             );
         }
         assert_eq!(EngineOption::by_name("Foo"), None);
+        // The search parameters are options of the tuning build only.
+        #[cfg(not(feature = "tune"))]
+        assert_eq!(OPTIONS.len(), BASE_OPTIONS.len());
+        #[cfg(feature = "tune")]
+        {
+            assert_eq!(OPTIONS.len(), BASE_OPTIONS.len() + TUNABLES.len());
+            let tuned = EngineOption::by_name("rfp_margin").expect("RFP_MARGIN is an option");
+            assert_eq!(
+                tuned.spec().declaration(),
+                format!(
+                    "option name RFP_MARGIN type spin default {} min 30 max 200",
+                    tuzdyk_search::params::RFP_MARGIN
+                )
+            );
+        }
         assert_eq!(
             EngineOption::Level.spec().declaration(),
             "option name Level type combo default champion var beginner var learner var improver var apprentice var amateur var hobbyist var regular var keen var novice var casual var intermediate var skilled var advanced var expert var candidate var master var grandmaster var champion var greedy var greedy2"

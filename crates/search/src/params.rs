@@ -1,17 +1,128 @@
 //! Every tunable number of the search, in one place. Each was set by a match
 //! (STRENGTH.md has the ones that were tested); changing one changes the
 //! `bench` node count, and needs an SPRT before it stays.
+//!
+//! The numbers SPSA may tune (`tuzdyk spsa`, STRENGTH.md) are declared once,
+//! in the `tunables!` list below: name, default, range and SPSA's `c_end`
+//! and `r_end`. The release build reads each as the plain `const` it always
+//! was; the tuning build (`--features tune`) reads it from an atomic that the
+//! engine's `setoption` sets (`set_tunable`). The search reads both through
+//! `param!`, so the release build's code is the same as with the constants
+//! written in.
+
+/// One number SPSA may tune: its default (the `const` of the same name), the
+/// range it is kept in, and fishtest's SPSA step sizes at the end of a run
+/// (`c_end`: the perturbation; `r_end`: the learning rate, `a_end / c_end²`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i64,
+    pub min: i64,
+    pub max: i64,
+    pub c_end: f64,
+    pub r_end: f64,
+}
+
+/// Declares the tunables, once each: the `const`, its entry in
+/// [`TUNABLES`], and in the tuning build its atomic and its reader in
+/// `tuned`. `NAME: type = default, min..=max, c_end c, r_end r;`
+macro_rules! tunables {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident: $ty:ty = $default:literal, $min:literal..=$max:literal,
+            c_end $c_end:literal, r_end $r_end:literal;
+    )*) => {
+        $(
+            $(#[doc = $doc])*
+            pub const $name: $ty = $default;
+        )*
+
+        /// Every tunable, in declaration order (the order of the tuning
+        /// build's options and of `tuzdyk spsa`'s parameters).
+        pub const TUNABLES: &[Tunable] = &[$(
+            Tunable {
+                name: stringify!($name),
+                default: $default,
+                min: $min,
+                max: $max,
+                c_end: $c_end,
+                r_end: $r_end,
+            },
+        )*];
+
+        /// Each tunable's `const`, as the search's type gives it, for the
+        /// test that the list and the constants agree.
+        #[cfg(test)]
+        const DECLARED: &[(&str, i64)] = &[$((stringify!($name), $name as i64)),*];
+
+        /// The tuning build's values: one atomic per tunable, read by
+        /// `param!` through the function of the tunable's name.
+        #[cfg(feature = "tune")]
+        pub mod tuned {
+            use std::sync::atomic::{AtomicI32, Ordering};
+
+            mod cells {
+                use std::sync::atomic::AtomicI32;
+                $(pub static $name: AtomicI32 = AtomicI32::new($default);)*
+            }
+
+            /// The cells in [`super::TUNABLES`]'s order.
+            pub(super) static CELLS: &[&AtomicI32] = &[$(&cells::$name),*];
+
+            $(
+                #[allow(non_snake_case)]
+                #[inline(always)]
+                pub fn $name() -> $ty {
+                    cells::$name.load(Ordering::Relaxed) as $ty
+                }
+            )*
+        }
+    };
+}
+
+/// A tunable's value where the search uses it: the `const` in the release
+/// build, its atomic in the tuning build.
+#[cfg(not(feature = "tune"))]
+macro_rules! param {
+    ($name:ident) => {
+        $crate::params::$name
+    };
+}
+#[cfg(feature = "tune")]
+macro_rules! param {
+    ($name:ident) => {
+        $crate::params::tuned::$name()
+    };
+}
+pub(crate) use param;
+
+/// Sets the tunable at `index` of [`TUNABLES`] (tuning build only), kept
+/// within its range. Whole process: every search after it uses the value.
+/// Returns the value set, or `None` for an index past the list.
+#[cfg(feature = "tune")]
+pub fn set_tunable(index: usize, value: i64) -> Option<i64> {
+    let tunable = TUNABLES.get(index)?;
+    let value = value.clamp(tunable.min, tunable.max);
+    tuned::CELLS[index].store(value as i32, std::sync::atomic::Ordering::Relaxed);
+    Some(value)
+}
+
+/// The value the tunable at `index` has now (tuning build only).
+#[cfg(feature = "tune")]
+pub fn tunable_value(index: usize) -> Option<i64> {
+    tuned::CELLS
+        .get(index)
+        .map(|cell| i64::from(cell.load(std::sync::atomic::Ordering::Relaxed)))
+}
 
 /// At or below this many stones on the board the search prunes nothing and
 /// reduces nothing, so that it proves the game's result.
 pub const EXACT_ENDGAME_STONES: u32 = 16;
 
 /// Aspiration windows: from this depth on, the first window is the last
-/// score plus or minus `ASPIRATION_DELTA`.
+/// score plus or minus `ASPIRATION_DELTA`; after a failed window, the
+/// margin grows by half of itself and `ASPIRATION_GROWTH`.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-pub const ASPIRATION_DELTA: i32 = 40;
-/// After a failed window, the margin grows by half of itself and this much.
-pub const ASPIRATION_GROWTH: i32 = 10;
 /// A margin beyond this opens the window fully.
 pub const ASPIRATION_FULL_WINDOW: i32 = 1500;
 
@@ -19,9 +130,6 @@ pub const ASPIRATION_FULL_WINDOW: i32 = 1500;
 /// searches that have run this long, in milliseconds.
 pub const REPORT_BOUNDS_AFTER_MS: u128 = 1000;
 
-/// Late-move reductions: `ln(depth) * ln(move number) / LMR_DIVISOR`, with
-/// both logarithms taken times 100.
-pub const LMR_DIVISOR: i32 = 20_000;
 /// At the root, reductions start from this depth and this move (0-based).
 pub const ROOT_LMR_MIN_DEPTH: i32 = 3;
 pub const ROOT_LMR_FIRST_MOVE: usize = 3;
@@ -29,40 +137,55 @@ pub const ROOT_LMR_FIRST_MOVE: usize = 3;
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_FIRST_MOVE: usize = 2;
 
-/// Reverse futility: at depth up to this, a static evaluation this far above
-/// beta (per ply, less when improving) returns at once.
-pub const RFP_MAX_DEPTH: i32 = 7;
-pub const RFP_MARGIN: i32 = 90;
-pub const RFP_IMPROVING: i32 = 40;
-
 /// Null move: from this depth, with at least this many legal moves (running
-/// out of moves is the game's zugzwang), reduced by `BASE + depth / DIVISOR`.
+/// out of moves is the game's zugzwang), reduced by `NMP_BASE_REDUCTION +
+/// depth / NMP_DEPTH_DIVISOR`.
 pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_MIN_MOVES: u32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
 
 /// Late-move pruning: at depth up to this, quiet moves after
 /// `LMP_BASE + depth * depth` quiet ones are skipped.
 pub const LMP_MAX_DEPTH: i32 = 3;
-pub const LMP_BASE: usize = 2;
 
 /// Futility pruning: at depth up to this, a quiet move is skipped when the
 /// static evaluation plus `FUTILITY_BASE + FUTILITY_PER_PLY * depth` does not
 /// reach alpha.
 pub const FUTILITY_MAX_DEPTH: i32 = 2;
-pub const FUTILITY_BASE: i32 = 100;
-pub const FUTILITY_PER_PLY: i32 = 150;
 
-/// History: a cutoff's bonus is `HISTORY_SCALE * depth * depth`, at most
-/// `HISTORY_MAX_BONUS`; entries saturate towards `HISTORY_LIMIT`.
-pub const HISTORY_SCALE: i32 = 8;
-pub const HISTORY_MAX_BONUS: i32 = 2000;
+/// History entries saturate towards this.
 pub const HISTORY_LIMIT: i32 = 16_384;
 
-/// Quiescence delta pruning: a capture is skipped when the stand-pat score
-/// plus its stones and this margin cannot reach alpha.
-pub const QS_DELTA_MARGIN: i32 = 200;
+tunables! {
+    /// The first aspiration window's margin on each side of the last score.
+    ASPIRATION_DELTA: i32 = 40, 10..=120, c_end 6.0, r_end 0.002;
+    /// After a failed window the margin grows by half of itself and this.
+    ASPIRATION_GROWTH: i32 = 10, 0..=60, c_end 4.0, r_end 0.002;
+    /// Late-move reductions: `ln(depth) * ln(move number) / LMR_DIVISOR`,
+    /// with both logarithms taken times 100.
+    LMR_DIVISOR: i32 = 20_000, 10_000..=40_000, c_end 1500.0, r_end 0.002;
+    /// Reverse futility: at depth up to this, a static evaluation
+    /// `RFP_MARGIN` per ply above beta (`RFP_IMPROVING` less when
+    /// improving) returns at once.
+    RFP_MAX_DEPTH: i32 = 7, 3..=12, c_end 1.0, r_end 0.002;
+    RFP_MARGIN: i32 = 90, 30..=200, c_end 8.0, r_end 0.002;
+    RFP_IMPROVING: i32 = 40, 0..=120, c_end 8.0, r_end 0.002;
+    /// The null move's reduction: `NMP_BASE_REDUCTION + depth /
+    /// NMP_DEPTH_DIVISOR`.
+    NMP_BASE_REDUCTION: i32 = 3, 1..=6, c_end 1.0, r_end 0.002;
+    NMP_DEPTH_DIVISOR: i32 = 4, 2..=8, c_end 1.0, r_end 0.002;
+    /// Late-move pruning's base: `LMP_BASE + depth * depth` quiet moves.
+    LMP_BASE: usize = 2, 0..=8, c_end 1.0, r_end 0.002;
+    /// Futility pruning's margin: `FUTILITY_BASE + FUTILITY_PER_PLY * depth`.
+    FUTILITY_BASE: i32 = 100, 0..=300, c_end 15.0, r_end 0.002;
+    FUTILITY_PER_PLY: i32 = 150, 50..=300, c_end 15.0, r_end 0.002;
+    /// History: a cutoff's bonus is `HISTORY_SCALE * depth * depth`, at most
+    /// `HISTORY_MAX_BONUS`.
+    HISTORY_SCALE: i32 = 8, 1..=32, c_end 1.0, r_end 0.002;
+    HISTORY_MAX_BONUS: i32 = 2000, 500..=8000, c_end 200.0, r_end 0.002;
+    /// Quiescence delta pruning: a capture is skipped when the stand-pat
+    /// score plus its stones and this margin cannot reach alpha.
+    QS_DELTA_MARGIN: i32 = 200, 50..=500, c_end 20.0, r_end 0.002;
+}
 
 /// Lazy-SMP vote: each thread's weight is `(score - lowest + VOTE_OFFSET) *
 /// depth`.
@@ -134,3 +257,57 @@ pub const LOST_TIME_MAX_MS: u64 = 1000;
 /// Nodes a thread counts before adding them to the shared counter (and
 /// checking the clock).
 pub const NODE_BATCH: u64 = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tunable_is_declared_once_within_its_range_with_its_const_as_default() {
+        assert!(TUNABLES.len() >= 10, "{} tunables", TUNABLES.len());
+        assert_eq!(TUNABLES.len(), DECLARED.len());
+        for (tunable, (name, value)) in TUNABLES.iter().zip(DECLARED) {
+            assert_eq!(tunable.name, *name);
+            assert_eq!(tunable.default, *value, "{name}");
+            assert!(
+                tunable.min <= tunable.default && tunable.default <= tunable.max,
+                "{name}: {} outside {}..={}",
+                tunable.default,
+                tunable.min,
+                tunable.max
+            );
+            assert!(tunable.c_end > 0.0 && tunable.r_end > 0.0, "{name}");
+            // A step of c_end stays inside the range, or SPSA only clips.
+            assert!(
+                2.0 * tunable.c_end <= (tunable.max - tunable.min) as f64,
+                "{name}"
+            );
+            let twice = TUNABLES.iter().filter(|t| t.name == tunable.name).count();
+            assert_eq!(twice, 1, "{name} declared twice");
+        }
+        // Spot checks that the list names the constants the search uses.
+        assert_eq!(
+            DECLARED[0],
+            ("ASPIRATION_DELTA", i64::from(ASPIRATION_DELTA))
+        );
+        assert!(DECLARED.contains(&("LMR_DIVISOR", i64::from(LMR_DIVISOR))));
+        assert!(DECLARED.contains(&("LMP_BASE", LMP_BASE as i64)));
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn the_tuning_build_reads_what_was_set_kept_in_range() {
+        let index = TUNABLES
+            .iter()
+            .position(|t| t.name == "QS_DELTA_MARGIN")
+            .expect("QS_DELTA_MARGIN is tunable");
+        assert_eq!(param!(QS_DELTA_MARGIN), QS_DELTA_MARGIN);
+        assert_eq!(set_tunable(index, 321), Some(321));
+        assert_eq!(param!(QS_DELTA_MARGIN), 321);
+        assert_eq!(tunable_value(index), Some(321));
+        assert_eq!(set_tunable(index, 1_000_000), Some(TUNABLES[index].max));
+        assert_eq!(set_tunable(TUNABLES.len(), 1), None);
+        set_tunable(index, QS_DELTA_MARGIN.into());
+        assert_eq!(param!(QS_DELTA_MARGIN), QS_DELTA_MARGIN);
+    }
+}

@@ -1,6 +1,7 @@
 //! The user tools: engine-vs-engine matches, batch analysis and game review
 //! (the review itself is `tuzdyk_analysis`'s, shared with the GUI), play in
-//! the terminal, and the levels' rating on the PlayOK scale ([`rating`]).
+//! the terminal, the levels' rating on the PlayOK scale ([`rating`]), and
+//! the search's parameters tuned by SPSA against a tuning build ([`spsa`]).
 //! Each drives engines through the protocol as an
 //! outside program would ([`tuzdyk_protocol::client`]); none of them links
 //! the search.
@@ -18,6 +19,7 @@ pub mod matches;
 pub mod play;
 pub mod puzzles;
 pub mod rating;
+pub mod spsa;
 
 pub use tuzdyk_analysis::SearchLimits;
 use tuzdyk_protocol::{ClientError, EngineOption, EngineSpec};

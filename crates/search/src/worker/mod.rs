@@ -15,9 +15,8 @@ use crate::control::Control;
 use crate::eval::Evaluator;
 use crate::limits::Limits;
 use crate::params::{
-    ASPIRATION_DELTA, ASPIRATION_FULL_WINDOW, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH,
-    HELPER_SKIP_FROM_DEPTH, NODE_BATCH, REPORT_BOUNDS_AFTER_MS, ROOT_LMR_FIRST_MOVE,
-    ROOT_LMR_MIN_DEPTH, SINGLE_MOVE_DEPTH,
+    ASPIRATION_FULL_WINDOW, ASPIRATION_MIN_DEPTH, HELPER_SKIP_FROM_DEPTH, NODE_BATCH,
+    REPORT_BOUNDS_AFTER_MS, ROOT_LMR_FIRST_MOVE, ROOT_LMR_MIN_DEPTH, SINGLE_MOVE_DEPTH, param,
 };
 use crate::score::{self, INFINITY, MATE_BOUND};
 use crate::tt::{Bound, TranspositionTable};
@@ -267,7 +266,7 @@ impl<'a> Worker<'a> {
     /// until the score falls inside.
     fn search_root_window(&mut self, depth: i32, pv_index: usize, reporter: &dyn Reporter) {
         let previous = self.root_moves[pv_index].previous_score;
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = param!(ASPIRATION_DELTA);
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
         {
             (
@@ -295,7 +294,7 @@ impl<'a> Worker<'a> {
             };
             self.root_moves[pv_index].bound = Some(bound);
             self.report_bound(depth, pv_index, bound, reporter);
-            delta += delta / 2 + ASPIRATION_GROWTH;
+            delta += delta / 2 + param!(ASPIRATION_GROWTH);
             if delta > ASPIRATION_FULL_WINDOW {
                 alpha = -INFINITY;
                 beta = INFINITY;

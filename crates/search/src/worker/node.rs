@@ -7,9 +7,8 @@ use tuzdyk_rules::{GameResult, HOLES, Move, Position};
 use super::ordering::{OrderedMoves, REDUCTIONS};
 use super::{MAX_PLY, Worker};
 use crate::params::{
-    EXACT_ENDGAME_STONES, FUTILITY_BASE, FUTILITY_MAX_DEPTH, FUTILITY_PER_PLY, LMP_BASE,
-    LMP_MAX_DEPTH, LMR_FIRST_MOVE, LMR_MIN_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR,
-    NMP_MIN_DEPTH, NMP_MIN_MOVES, QS_DELTA_MARGIN, RFP_IMPROVING, RFP_MARGIN, RFP_MAX_DEPTH,
+    EXACT_ENDGAME_STONES, FUTILITY_MAX_DEPTH, LMP_MAX_DEPTH, LMR_FIRST_MOVE, LMR_MIN_DEPTH,
+    NMP_MIN_DEPTH, NMP_MIN_MOVES, param,
 };
 use crate::score::{self, INFINITY, MATE_BOUND};
 use crate::tt::Bound;
@@ -124,8 +123,9 @@ impl Worker<'_> {
 
         if !pv_node && !exact && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta with little depth left.
-            let margin = RFP_MARGIN * depth - if improving { RFP_IMPROVING } else { 0 };
-            if depth <= RFP_MAX_DEPTH && static_eval - margin >= beta {
+            let margin =
+                param!(RFP_MARGIN) * depth - if improving { param!(RFP_IMPROVING) } else { 0 };
+            if depth <= param!(RFP_MAX_DEPTH) && static_eval - margin >= beta {
                 return static_eval;
             }
             // Null move: if passing still holds beta, a real move will too.
@@ -136,7 +136,7 @@ impl Worker<'_> {
                 && moves.count() >= NMP_MIN_MOVES
                 && !pos.movable_holes(them).is_empty()
             {
-                let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                let reduction = param!(NMP_BASE_REDUCTION) + depth / param!(NMP_DEPTH_DIVISOR);
                 let mut child = *pos;
                 child.pass();
                 let score = -self.negamax(
@@ -170,12 +170,13 @@ impl Worker<'_> {
             // Late quiet moves at shallow depth are rarely worth a look.
             if !pv_node && !exact && searched > 0 && !noisy && best > -MATE_BOUND {
                 if depth <= LMP_MAX_DEPTH
-                    && quiet_count >= LMP_BASE + depth as usize * depth as usize
+                    && quiet_count >= param!(LMP_BASE) + depth as usize * depth as usize
                 {
                     continue;
                 }
                 if depth <= FUTILITY_MAX_DEPTH
-                    && static_eval + FUTILITY_PER_PLY * depth + FUTILITY_BASE <= alpha
+                    && static_eval + param!(FUTILITY_PER_PLY) * depth + param!(FUTILITY_BASE)
+                        <= alpha
                 {
                     continue;
                 }
@@ -286,7 +287,7 @@ impl Worker<'_> {
             }
             let makes_tuzdik = gains.tuzdik & (1 << mv.index()) != 0;
             // Delta pruning: even winning these stones cannot reach alpha.
-            if !makes_tuzdik && stand_pat + gain * 100 + QS_DELTA_MARGIN <= alpha {
+            if !makes_tuzdik && stand_pat + gain * 100 + param!(QS_DELTA_MARGIN) <= alpha {
                 continue;
             }
             ordered.push(mv, if makes_tuzdik { 1 << 20 } else { gain });

@@ -4,30 +4,37 @@
 use tuzdyk_rules::{HOLES, Move, MoveGains, MoveSet, Position};
 
 use super::{ThreadData, Worker};
-use crate::params::{HISTORY_LIMIT, HISTORY_MAX_BONUS, HISTORY_SCALE, LMR_DIVISOR};
+use crate::params::{HISTORY_LIMIT, LMR_DIVISOR, param};
 
-/// Reductions for late moves, by depth and move number.
+/// Reductions for late moves, by depth and move number (the tuning build
+/// computes them instead, its divisor being an option).
+#[cfg_attr(feature = "tune", allow(dead_code))]
 pub(super) struct Reductions([[u8; 16]; 64]);
 
 pub(super) static REDUCTIONS: Reductions = Reductions::new();
 
+/// `ln(n) * 100` for `n` below 64 (0 for 0 and 1): a small integer log
+/// table, so that the reductions can be built at compile time.
+const LN_X100: [i32; 64] = [
+    0, 0, 69, 110, 139, 161, 179, 195, 208, 220, 230, 240, 248, 256, 264, 271, 277, 283, 289, 294,
+    300, 304, 309, 314, 318, 322, 326, 330, 333, 337, 340, 343, 347, 350, 353, 356, 358, 361, 364,
+    366, 369, 371, 374, 376, 378, 381, 383, 385, 387, 389, 391, 393, 395, 397, 399, 401, 402, 404,
+    406, 408, 409, 411, 413, 414,
+];
+
+/// The reduction at depth `d` (below 64) and move `m` (below 16).
+const fn reduction(d: usize, m: usize, divisor: i32) -> u8 {
+    (LN_X100[d] * LN_X100[m] / divisor) as u8
+}
+
 impl Reductions {
     const fn new() -> Reductions {
-        // ln(d) * ln(m) / 2, computed with a small integer log table so it
-        // can be built at compile time.
-        const LN_X100: [i32; 64] = [
-            0, 0, 69, 110, 139, 161, 179, 195, 208, 220, 230, 240, 248, 256, 264, 271, 277, 283,
-            289, 294, 300, 304, 309, 314, 318, 322, 326, 330, 333, 337, 340, 343, 347, 350, 353,
-            356, 358, 361, 364, 366, 369, 371, 374, 376, 378, 381, 383, 385, 387, 389, 391, 393,
-            395, 397, 399, 401, 402, 404, 406, 408, 409, 411, 413, 414,
-        ];
         let mut table = [[0u8; 16]; 64];
         let mut d = 1;
         while d < 64 {
             let mut m = 1;
             while m < 16 {
-                let r = LN_X100[d] * LN_X100[m] / LMR_DIVISOR;
-                table[d][m] = r as u8;
+                table[d][m] = reduction(d, m, LMR_DIVISOR);
                 m += 1;
             }
             d += 1;
@@ -36,7 +43,13 @@ impl Reductions {
     }
 
     pub(super) fn get(&self, depth: i32, move_number: usize) -> i32 {
-        self.0[(depth as usize).min(63)][move_number.min(15)] as i32
+        let (d, m) = ((depth as usize).min(63), move_number.min(15));
+        // The tuning build's divisor changes at run time: computed each time.
+        #[cfg(feature = "tune")]
+        let r = reduction(d, m, param!(LMR_DIVISOR));
+        #[cfg(not(feature = "tune"))]
+        let r = self.0[d][m];
+        r as i32
     }
 }
 
@@ -94,7 +107,7 @@ impl Worker<'_> {
             killers[0] = Some(mv);
         }
         let side = pos.side_to_move().index();
-        let bonus = (depth * depth * HISTORY_SCALE).min(HISTORY_MAX_BONUS);
+        let bonus = (depth * depth * param!(HISTORY_SCALE)).min(param!(HISTORY_MAX_BONUS));
         for &other in tried.iter().flatten() {
             let landing = pos.landing_of(other);
             let entry = &mut self.data.history[side][other.index()][landing];

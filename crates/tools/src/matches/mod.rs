@@ -23,9 +23,9 @@
 //! one JSON object instead).
 
 mod args;
-mod config;
+pub(crate) mod config;
 pub mod openings;
-mod referee;
+pub(crate) mod referee;
 mod report;
 mod sprt;
 mod standings;
