@@ -206,11 +206,15 @@ pub const INSTABILITY_PER_CHANGE: f64 = 0.05;
 pub const INSTABILITY_MAX_CHANGES: u32 = 6;
 
 /// Clock time always kept back: what a busy machine may take between the
-/// referee's clock and the engine's. With 50 ms, one game of 1,000 at
+/// referee's clock and the engine's. Below it the engine lives on its
+/// increment and lets the clock grow back. With 50 ms, one game of 1,000 at
 /// 1+0.01 on an oversubscribed 2-core machine was lost on time (67 ms used
-/// with 53 ms left). Below it the engine lives on its increment and lets the
-/// clock grow back.
-pub const TIME_RESERVE_MS: u64 = 100;
+/// with 53 ms left); with 100 ms, one in 1,000 (61 ms used, 38 left) and
+/// then two in 1,000, and the engine that also kept back the time lost
+/// outside the search (`LOST_TIME_FACTOR`) came within 12 ms of its flag.
+/// A stall comes before anything can be learnt from it, so the first one
+/// must fit in the reserve.
+pub const TIME_RESERVE_MS: u64 = 200;
 /// ... or this share of the clock, if larger.
 pub const TIME_RESERVE_DIVISOR: u32 = 20;
 /// Moves left in the game, estimated as the stones on the board divided by

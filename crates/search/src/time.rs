@@ -303,16 +303,16 @@ mod tests {
     #[test]
     fn a_low_clock_grows_back_on_its_increment() {
         let pos = Position::startpos();
-        for ms in [0, 5, 20, 60, 100, 140, 190] {
+        for ms in [0, 5, 20, 60, 100, 140, 190, 240, 290] {
             let b = budget(&clock(ms, 10), &pos, Duration::ZERO).unwrap();
             let hard = b.hard.as_millis() as u64;
-            if ms <= 100 {
+            if ms <= TIME_RESERVE_MS {
                 // All of it is reserve: at most half the increment, and at
                 // most a quarter of the clock.
                 assert!(hard <= 5 && hard <= ms / 4, "{ms}+10: {b:?}");
             } else {
                 // Even the longest move leaves the reserve.
-                assert!(ms - hard + 10 >= 100, "{ms}+10: {b:?}");
+                assert!(ms - hard + 10 >= TIME_RESERVE_MS, "{ms}+10: {b:?}");
             }
         }
     }
