@@ -27,7 +27,11 @@ use ordering::REDUCTIONS;
 pub const MAX_PLY: usize = 128;
 
 /// What a thread keeps from one search to the next (cleared by a new game).
+/// The threads' data lie side by side in one `Vec`; each starts on a cache
+/// line of its own, so that one thread's history writes never share a line
+/// with its neighbour's.
 #[derive(Clone)]
+#[repr(align(64))]
 pub struct ThreadData {
     /// Quiet-move history by side, origin hole and landing hole.
     history: [[[i32; BOARD_HOLES]; HOLES]; 2],
