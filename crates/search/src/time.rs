@@ -136,9 +136,13 @@ impl LostTime {
         };
         // Only the same side's next move in the same game, and not across
         // the end of a `movestogo` period (which adds time to the clock).
+        // And only from a clock that ran down: a GUI that sends the same
+        // time every move (a clock it does not run) says nothing of what
+        // the move cost, and a clock that grew lost nothing worth learning.
         if last.side != pos.side_to_move()
             || pos.ply() != last.ply + 2
             || last.clock.moves_to_go == Some(1)
+            || clock.time >= last.clock.time
         {
             return;
         }
@@ -369,14 +373,14 @@ mod tests {
         planned(&mut lost, &after(10), 500, 10, 8);
         lost.learn(&after(12), side_clock(472, 10));
         assert_eq!(lost.allowance(), Duration::from_millis(60));
-        // A move charged exactly what was planned: the allowance decays.
-        planned(&mut lost, &after(12), 472, 10, 8);
-        lost.learn(&after(14), side_clock(474, 10));
+        // A move charged exactly what it used (15 ms): the allowance decays.
+        planned(&mut lost, &after(12), 472, 10, 15);
+        lost.learn(&after(14), side_clock(467, 10));
         assert_eq!(lost.allowance(), Duration::from_millis(57));
         // A move that ran past its 20 ms hard limit counts only the limit:
         // charged 60 ms, 40 of them lost.
-        planned(&mut lost, &after(14), 474, 10, 50);
-        lost.learn(&after(16), side_clock(424, 10));
+        planned(&mut lost, &after(14), 467, 10, 50);
+        lost.learn(&after(16), side_clock(417, 10));
         assert_eq!(lost.allowance(), Duration::from_millis(80));
         lost.clear();
         assert_eq!(lost.allowance(), Duration::ZERO);
@@ -390,6 +394,8 @@ mod tests {
             (after(10), after(11), side_clock(300, 10)),
             // The clock grew (a new period, or a GUI resetting it).
             (after(10), after(12), side_clock(900, 10)),
+            // The same clock again: a GUI that does not run it.
+            (after(10), after(12), side_clock(500, 10)),
             // No clock this time.
             (after(10), after(12), None),
         ];
