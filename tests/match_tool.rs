@@ -44,13 +44,6 @@ fn regenerate_openings() {
 /// that plays hole 1 plays an illegal move at its first turn either way.
 const HOLE_1_EMPTY: &str = "5S,5S,5S,5S,5S,5S,5S,5S,1/1,1S,1S,1S,5 60 59 S 1";
 
-fn fake(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake_engines")
-        .join(name);
-    path.to_str().expect("a UTF-8 path").to_string()
-}
-
 /// A fresh directory for one test's files.
 fn scratch(test: &str) -> PathBuf {
     common::scratch_dir(&format!("match_tool_{test}"))
@@ -301,7 +294,7 @@ fn a_misbehaving_engine_loses_by_forfeit_and_the_match_goes_on() {
         Forfeit {
             test: "illegal",
             // Answers hole 1 at once, which is empty in both colours' first move.
-            fake: |_| format!("cmd={}", fake("illegal.sh")),
+            fake: |_| format!("cmd={}", common::fake_engine("illegal.sh")),
             name: "fake",
             first: true,
             limits: &["--depth", "2"],
@@ -318,7 +311,7 @@ fn a_misbehaving_engine_loses_by_forfeit_and_the_match_goes_on() {
             fake: |dir| {
                 format!(
                     "cmd={} {} {TUZDYK}",
-                    fake("crash.sh"),
+                    common::fake_engine("crash.sh"),
                     dir.join("crashed-once").display()
                 )
             },
@@ -334,7 +327,7 @@ fn a_misbehaving_engine_loses_by_forfeit_and_the_match_goes_on() {
         },
         Forfeit {
             test: "hang",
-            fake: |_| format!("cmd={}", fake("hang.sh")),
+            fake: |_| format!("cmd={}", common::fake_engine("hang.sh")),
             name: "sleeper",
             first: false,
             limits: &["--tc", "0.5+0", "--timeout-margin", "300"],
@@ -348,7 +341,7 @@ fn a_misbehaving_engine_loses_by_forfeit_and_the_match_goes_on() {
         Forfeit {
             test: "flag",
             // Answers a legal move (hole 2) after 0.3 s with 0.1 s on its clock.
-            fake: |_| format!("cmd={} 0.3 2", fake("slow.sh")),
+            fake: |_| format!("cmd={} 0.3 2", common::fake_engine("slow.sh")),
             name: "slowpoke",
             first: true,
             limits: &["--tc", "0.1", "--timeout-margin", "20000"],
@@ -434,7 +427,7 @@ fn sprt_stops_the_match_at_a_bound() {
     // An engine that loses every game: every pair scores 0, and with
     // elo0=0 elo1=100 the LLR falls by 0.3288 a pair (fishtest's
     // LLR_logistic), past -2.944 at the 9th pair.
-    let crash = format!("cmd={}", fake("crash.sh"));
+    let crash = format!("cmd={}", common::fake_engine("crash.sh"));
     let engine = format!("cmd={TUZDYK}");
     let output = run_match(&[
         "--engine",

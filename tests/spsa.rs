@@ -11,20 +11,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use common::TUZDYK;
 use tuzdyk_search::params::TUNABLES;
 use tuzdyk_tools::spsa::params_file;
 
 const PARAMS_RS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/search/src/params.rs");
-
-fn fake(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake_engines")
-        .join(name);
-    path.to_str().expect("a UTF-8 path").to_string()
-}
 
 fn scratch(test: &str) -> PathBuf {
     common::scratch_dir(&format!("spsa_{test}"))
@@ -130,8 +123,8 @@ fn a_short_run_plays_survives_a_crash_resumes_finished_and_writes_back() {
     // starts them again, and the stand-in then runs the real engine.
     let engine = format!(
         "cmd={} {} {} {TUZDYK}",
-        fake("tuning.sh"),
-        fake("crash.sh"),
+        common::fake_engine("tuning.sh"),
+        common::fake_engine("crash.sh"),
         marker.display()
     );
     let run = |extra: &[&str]| {

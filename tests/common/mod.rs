@@ -194,6 +194,14 @@ pub fn scratch_file(test: &str, name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// The command of the stand-in engine `name` in `tests/fake_engines`.
+pub fn fake_engine(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake_engines")
+        .join(name);
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
 /// An empty scratch folder for one test, `name`, under Cargo's target
 /// directory (emptied first: what an earlier run left is gone).
 pub fn scratch_dir(name: &str) -> PathBuf {
