@@ -164,12 +164,12 @@ impl LostTime {
     /// Remembers what the search of `pos` just spent, as the next
     /// [`LostTime::learn`] compares it.
     pub fn record(&mut self, pos: &Position, limits: &Limits, time: &TimeManager) {
-        self.last = match (limits.clock, time.budget) {
-            (Some(clock), Some(budget)) if !limits.ponder => Some(PlannedMove {
+        self.last = match (limits.clock, time.hard_limit()) {
+            (Some(clock), Some(hard)) if !limits.ponder => Some(PlannedMove {
                 side: pos.side_to_move(),
                 ply: pos.ply(),
                 clock,
-                planned: time.elapsed().min(budget.hard),
+                planned: time.elapsed().min(hard),
             }),
             _ => None,
         };
