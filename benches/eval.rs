@@ -1,5 +1,6 @@
 //! The cost of one evaluation: the classic one, the network with the loops
-//! this CPU runs fastest and with the baseline loops, and, for the network,
+//! this CPU runs fastest, with each other copy it can run and with the
+//! baseline loops, and, for the network,
 //! an update of the previous position's hidden sums after a move against
 //! summing them afresh (positions and moves from the bench suite and play
 //! from it).
@@ -10,6 +11,7 @@ use tuzdyk_notation::tfen;
 use tuzdyk_rules::{Position, rng::SplitMix64};
 use tuzdyk_search::eval::classic;
 use tuzdyk_search::eval::network::features::INPUTS;
+use tuzdyk_search::eval::network::kernels::Kernels;
 use tuzdyk_search::eval::network::{HIDDEN, Network, Parts};
 
 /// The built-in network, or one of random weights of the same shape (the
@@ -71,6 +73,12 @@ fn evaluations(c: &mut Criterion) {
     group.bench_function("network_baseline_loops", |b| {
         per(b, &|p| baseline.evaluate(p))
     });
+    // Each faster copy this CPU has, by name (the fastest is `network`).
+    for kernels in Kernels::available().into_iter().skip(1) {
+        let copy = network.with_kernels(kernels);
+        let name = format!("network_{kernels:?}").to_lowercase();
+        group.bench_function(name, |b| per(b, &|p| copy.evaluate(p)));
+    }
     group.bench_function("network_fresh_sums", |b| {
         b.iter(|| {
             let mut sum = 0i16;

@@ -2,8 +2,8 @@
 //! adding a feature's row to the accumulator, and the clipped-ReLU dot
 //! product with an output row. Written as plain loops over fixed-size
 //! arrays, which the compiler turns into SIMD: SSE2 on the x86-64-v2
-//! baseline, AVX2 in the copies compiled for it and chosen at run time
-//! (see [`Kernels`]).
+//! baseline, AVX2 and AVX-512 (BW) in the copies compiled for them and
+//! chosen at run time (see [`Kernels`]).
 
 use super::{HIDDEN, QA};
 
@@ -82,22 +82,67 @@ fn forward_avx2(bias: &Row, rows: &[Row], active: &[u16], output: &Row) -> i32 {
     forward(bias, rows, active, output)
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn update_avx512(acc: &mut Row, rows: &[Row], removed: &[u16], added: &[u16]) {
+    update(acc, rows, removed, added)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn crelu_dot_avx512(acc: &Row, weights: &Row) -> i32 {
+    crelu_dot(acc, weights)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn forward_avx512(bias: &Row, rows: &[Row], active: &[u16], output: &Row) -> i32 {
+    forward(bias, rows, active, output)
+}
+
 /// Which compiled copy of the loops this CPU runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernels {
     Baseline,
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 impl Kernels {
     /// The fastest copy this CPU can run.
     pub fn detect() -> Kernels {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return Kernels::Avx2;
+        {
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+            {
+                return Kernels::Avx512;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Kernels::Avx2;
+            }
         }
         Kernels::Baseline
+    }
+
+    /// Every copy this CPU can run, slowest first (the last is
+    /// [`Kernels::detect`]'s).
+    pub fn available() -> Vec<Kernels> {
+        let mut all = vec![Kernels::Baseline];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                all.push(Kernels::Avx2);
+            }
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+            {
+                all.push(Kernels::Avx512);
+            }
+        }
+        all
     }
 
     /// The hidden layer's sum for the `active` features and its dot product
@@ -114,6 +159,10 @@ impl Kernels {
             // vectorises for SSE2 only (criterion, `cargo bench --bench
             // eval`, `network` and `network_baseline_loops`).
             Kernels::Avx2 => unsafe { forward_avx2(bias, rows, active, output) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Avx512` is only made by `detect`, after the CPU said it
+            // has AVX-512 F and BW.
+            Kernels::Avx512 => unsafe { forward_avx512(bias, rows, active, output) },
         }
     }
 
@@ -126,6 +175,9 @@ impl Kernels {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `forward`, `Avx2` exists only on a CPU with AVX2.
             Kernels::Avx2 => unsafe { update_avx2(acc, rows, removed, added) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `forward`, `Avx512` exists only on a CPU with it.
+            Kernels::Avx512 => unsafe { update_avx512(acc, rows, removed, added) },
         }
     }
 
@@ -137,6 +189,9 @@ impl Kernels {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `forward`, `Avx2` exists only on a CPU with AVX2.
             Kernels::Avx2 => unsafe { crelu_dot_avx2(acc, output) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `forward`, `Avx512` exists only on a CPU with it.
+            Kernels::Avx512 => unsafe { crelu_dot_avx512(acc, output) },
         }
     }
 }
@@ -157,10 +212,19 @@ mod tests {
         let (bias, output) = (rows[0], rows[1]);
         let active: Vec<u16> = (2..24).collect();
         let baseline = Kernels::Baseline.forward(&bias, &rows, &active, &output);
-        assert_eq!(
-            Kernels::detect().forward(&bias, &rows, &active, &output),
-            baseline
-        );
+        assert_eq!(Kernels::available().last(), Some(&Kernels::detect()));
+        for kernels in Kernels::available() {
+            assert_eq!(
+                kernels.forward(&bias, &rows, &active, &output),
+                baseline,
+                "{kernels:?}"
+            );
+            let mut acc = bias;
+            kernels.update(&mut acc, &rows, &[], &active);
+            assert_eq!(kernels.output(&acc, &output), baseline, "{kernels:?}");
+            kernels.update(&mut acc, &rows, &active, &[]);
+            assert_eq!(acc, bias, "{kernels:?}");
+        }
         // By hand: the same sums without vectors.
         let mut expected = 0i64;
         for i in 0..HIDDEN {

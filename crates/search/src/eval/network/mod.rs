@@ -313,8 +313,14 @@ impl Network {
     /// The same network evaluating with the baseline loops only (for
     /// measuring what the faster copy gains).
     pub fn with_baseline_kernels(&self) -> Network {
+        self.with_kernels(Kernels::Baseline)
+    }
+
+    /// The same network evaluating with the given copy of the loops (one
+    /// of [`Kernels::available`]).
+    pub fn with_kernels(&self, kernels: Kernels) -> Network {
         Network {
-            kernels: Kernels::Baseline,
+            kernels,
             ..self.clone()
         }
     }
