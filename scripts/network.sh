@@ -3,10 +3,10 @@
 # fresh clone: generation 1 from the self-play of the hand-written
 # evaluation, each later generation from the self-play of the one before
 # (generations 1-6 trained afresh on the data of all generations so far,
-# generations 7-9 each trained further from the one before on its games
+# generations 7-10 each trained further from the one before on its games
 # alone), and a byte-for-byte comparison with crates/search/nets/default.tznn.
 #
-#   scripts/network.sh [WORKDIR]     # default target/network; about 260 minutes on 2 cores
+#   scripts/network.sh [WORKDIR]     # default target/network; about 300 minutes on 2 cores
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-target/network}
@@ -19,7 +19,7 @@ tuzdyk=target/release/tuzdyk
 # with seed K on every generation's data so far (generation 0's shards as
 # one concatenated file, as generation 1 was trained).
 afresh=6
-last=9
+last=10
 train_files=()
 
 # selfplay K SHARD...: generation K's data, the given shards of seed K's
@@ -47,14 +47,18 @@ for k in $(seq 1 "$afresh"); do
   "$tuzdyk" train "${train_files[@]}" --out "$work/gen$k.tznn" --epochs 30 --seed "$k"
 done
 
-# Generation K after that plays seed K with generation K-1, shards 0-2, and
+# Generation K after that plays seed K with generation K-1, shards 0-2
+# (from generation 10 on all eight shards, the whole 40,000 games), and
 # trains further from generation K-1's weights on those games alone, 10
 # epochs at a third of the usual step size (trained afresh on them,
 # generation 7 lost its SPRT: STRENGTH.md).
 for k in $(seq $((afresh + 1)) "$last"); do
   name=gen$((k - 1))
-  selfplay "$k" 0 1 2
-  "$tuzdyk" train "$work/$name-shard0.bin" "$work/$name-shard1.bin" "$work/$name-shard2.bin" \
+  if [ "$k" -ge 10 ]; then shards=(0 1 2 3 4 5 6 7); else shards=(0 1 2); fi
+  selfplay "$k" "${shards[@]}"
+  files=()
+  for shard in "${shards[@]}"; do files+=("$work/$name-shard$shard.bin"); done
+  "$tuzdyk" train "${files[@]}" \
     --init "$work/$name.tznn" --out "$work/gen$k.tznn" --epochs 10 --rate 0.0003 --seed "$k"
 done
 
