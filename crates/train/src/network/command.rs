@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use tuzdyk_notation::console::{self, OutputError};
-use tuzdyk_search::eval::network::Network;
+use tuzdyk_search::eval::network::{DEFAULT_HIDDEN, Network};
 
 use super::data::Sample;
 use super::loss::Loss;
@@ -95,7 +95,7 @@ impl TrainError {
 /// The starting model: `--init`'s network, or random weights from the seed.
 fn starting_model(args: &Args) -> Result<Model, TrainError> {
     let Some(path) = &args.init else {
-        return Ok(Model::random(args.seed));
+        return Ok(Model::random(args.seed, DEFAULT_HIDDEN));
     };
     let init_error = |error: String| TrainError::Init {
         path: path.display().to_string(),
