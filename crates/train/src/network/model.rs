@@ -1,8 +1,8 @@
 //! The network in floating point, as the trainer sees it: the same shape as
 //! `tuzdyk_search::eval::network` (inputs -> hidden clipped ReLU -> one
 //! output per phase bucket), of a hidden size chosen at run time (one of
-//! the engine's `HIDDEN_SIZES`), its forward and backward passes, and its
-//! quantisation into the engine's integers.
+//! the engine's `HIDDEN_SIZES`), its forward and backward passes, its
+//! widening, and its quantisation into the engine's integers.
 
 use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_search::eval::network::features::{BUCKETS, INPUTS};
@@ -66,6 +66,40 @@ impl Model {
                 .collect(),
             output_bias: vec![0.0; BUCKETS],
         }
+    }
+
+    /// This model widened to `hidden` units, evaluating exactly as it does:
+    /// its units keep their weights and come first; each new unit has the
+    /// hidden weights [`Model::random`] draws for it from `seed`, a zero
+    /// bias, and zero output weights, so that it adds nothing until
+    /// training gives it a use (and training starts from this model's
+    /// strength).
+    ///
+    /// # Panics
+    /// If `hidden` is fewer units than this model's, or more than
+    /// `MAX_HIDDEN`.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Model {
+        let old = self.hidden_size;
+        assert!(hidden >= old, "a model of {old} units narrowed to {hidden}");
+        let mut wide = Model::random(seed, hidden);
+        for (wide_row, row) in wide
+            .hidden
+            .chunks_exact_mut(hidden)
+            .zip(self.hidden.chunks_exact(old))
+        {
+            wide_row[..old].copy_from_slice(row);
+        }
+        wide.hidden_bias[..old].copy_from_slice(&self.hidden_bias);
+        wide.output.fill(0.0);
+        for (wide_row, row) in wide
+            .output
+            .chunks_exact_mut(hidden)
+            .zip(self.output.chunks_exact(old))
+        {
+            wide_row[..old].copy_from_slice(row);
+        }
+        wide.output_bias.copy_from_slice(&self.output_bias);
+        wide
     }
 
     /// The float model of an engine network, each integer divided by the

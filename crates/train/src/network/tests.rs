@@ -1,6 +1,6 @@
 //! The trainer checked: its gradient against finite differences, the
-//! quantised network against the float one, and training itself, at each
-//! hidden size the engine reads.
+//! quantised network against the float one, widening, and training itself,
+//! at each hidden size the engine reads.
 
 use tuzdyk_rules::rng::SplitMix64;
 use tuzdyk_rules::{Move, Position};
@@ -240,6 +240,56 @@ fn a_network_read_back_as_a_model_quantises_to_itself() {
             "{float} vs {integer} at {hidden}"
         );
     }
+}
+
+/// A model widened from 256 to 512 units keeps the parent's weights in its
+/// first units, draws the new units' hidden weights as `Model::random` does
+/// and gives them zero biases and output weights, so that it evaluates as
+/// the parent does: in floats (adding zeros changes no sum), and once
+/// quantised, exactly.
+#[test]
+fn a_widened_model_evaluates_as_its_parent() {
+    let parent_network = Network::built_in().expect("the binary has a built-in network");
+    let parent = Model::from_network(&parent_network);
+    assert_eq!(parent.hidden_size, 256);
+    let wide = parent.widened(512, 3);
+    assert_eq!(wide.hidden_size, 512);
+    let drawn = Model::random(3, 512);
+    for (feature, row) in wide.hidden.chunks_exact(512).enumerate() {
+        assert_eq!(row[..256], parent.hidden[feature * 256..][..256]);
+        assert_eq!(row[256..], drawn.hidden[feature * 512 + 256..][..256]);
+    }
+    assert_eq!(wide.hidden_bias[..256], parent.hidden_bias[..]);
+    assert!(wide.hidden_bias[256..].iter().all(|&b| b == 0.0));
+    for (bucket, row) in wide.output.chunks_exact(512).enumerate() {
+        assert_eq!(row[..256], parent.output[bucket * 256..][..256]);
+        assert!(row[256..].iter().all(|&w| w == 0.0));
+    }
+    assert_eq!(wide.output_bias, parent.output_bias);
+    // The new units' hidden weights are live (not zeros): training moves
+    // them once their output weights have a gradient.
+    assert!(wide.hidden[256..512].iter().any(|&w| w != 0.0));
+
+    let wide_network = wide.quantise();
+    assert_eq!(wide_network.hidden_size(), 512);
+    for pos in random_positions(2000) {
+        let sample = Sample::new(&pos, 0, 0.5);
+        let (active, bucket) = (sample.active(), sample.bucket as usize);
+        // The first 256 sums and products are the parent's, in its order;
+        // each new unit adds a product with a zero weight, +0.0, which
+        // leaves a float as it is.
+        assert_eq!(
+            wide.evaluate(active, bucket),
+            parent.evaluate(active, bucket)
+        );
+        assert_eq!(wide_network.evaluate(&pos), parent_network.evaluate(&pos));
+    }
+}
+
+#[test]
+fn a_model_widened_to_its_own_size_is_itself() {
+    let model = Model::random(12, 256);
+    assert_eq!(model.widened(256, 99), model);
 }
 
 /// A wide model trains: the loss falls, and one thread and two give the
