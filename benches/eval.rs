@@ -1,6 +1,6 @@
 //! The cost of one evaluation: the classic one, the network with the loops
 //! this CPU runs fastest, with each other copy it can run and with the
-//! baseline loops, and, for the network,
+//! baseline loops, a network of 512 hidden units, and, for the network,
 //! an update of the previous position's hidden sums after a move against
 //! summing them afresh (positions and moves from the bench suite and play
 //! from it).
@@ -10,26 +10,35 @@ use tuzdyk_engine::bench::POSITIONS;
 use tuzdyk_notation::tfen;
 use tuzdyk_rules::{Position, rng::SplitMix64};
 use tuzdyk_search::eval::classic;
-use tuzdyk_search::eval::network::features::INPUTS;
+use tuzdyk_search::eval::network::features::{BUCKETS, INPUTS};
 use tuzdyk_search::eval::network::kernels::Kernels;
-use tuzdyk_search::eval::network::{HIDDEN, Network, Parts};
+use tuzdyk_search::eval::network::{DEFAULT_HIDDEN, Network, Parts};
 
 /// The built-in network, or one of random weights of the same shape (the
 /// cost does not depend on the weights).
 fn network() -> Network {
-    if let Some(network) = Network::built_in() {
-        return (*network).clone();
+    match Network::built_in() {
+        Some(network) => (*network).clone(),
+        None => random_network(DEFAULT_HIDDEN),
     }
+}
+
+/// A network of random weights and `hidden` units.
+fn random_network(hidden: usize) -> Network {
     let mut rng = SplitMix64::new(1);
     let mut value = |range: usize| (rng.below(2 * range + 1) as i64 - range as i64) as i16;
     Network::from_parts(Parts {
-        hidden_bias: std::array::from_fn(|_| value(100)),
-        hidden: (0..INPUTS)
-            .map(|_| std::array::from_fn(|_| value(300)))
-            .collect(),
-        output: std::array::from_fn(|_| std::array::from_fn(|_| value(200))),
+        hidden_size: hidden,
+        hidden_bias: (0..hidden).map(|_| value(100)).collect(),
+        hidden: (0..INPUTS * hidden).map(|_| value(300)).collect(),
+        output: (0..BUCKETS * hidden).map(|_| value(200)).collect(),
         output_bias: std::array::from_fn(|_| 0),
     })
+}
+
+/// The last hidden sum (something of the sums for `black_box` to keep).
+fn last(sums: &tuzdyk_search::eval::network::Accumulator) -> i16 {
+    sums.values()[sums.values().len() - 1]
 }
 
 /// Positions and, for each, a position one move later (seen by the same
@@ -79,11 +88,15 @@ fn evaluations(c: &mut Criterion) {
         let name = format!("network_{kernels:?}").to_lowercase();
         group.bench_function(name, |b| per(b, &|p| copy.evaluate(p)));
     }
+    // A network of 512 units (random weights: there is no trained one yet),
+    // with the fastest loops, against `network`'s 256.
+    let wide = random_network(512);
+    group.bench_function("network_512", |b| per(b, &|p| wide.evaluate(p)));
     group.bench_function("network_fresh_sums", |b| {
         b.iter(|| {
             let mut sum = 0i16;
             for (_, child) in &pairs {
-                sum = sum.wrapping_add(network.accumulate(black_box(child)).0[HIDDEN - 1]);
+                sum = sum.wrapping_add(last(&network.accumulate(black_box(child))));
             }
             sum
         })
@@ -95,7 +108,7 @@ fn evaluations(c: &mut Criterion) {
             for ((pos, child), acc) in pairs.iter().zip(&parents) {
                 let mut acc = *acc;
                 network.update(&mut acc, black_box(pos), black_box(child));
-                sum = sum.wrapping_add(acc.0[HIDDEN - 1]);
+                sum = sum.wrapping_add(last(&acc));
             }
             sum
         })

@@ -1,5 +1,6 @@
 //! The learned evaluation end to end through the binary: `tuzdyk datagen`
-//! makes a little data, `tuzdyk train` a network from it, and the engine
+//! makes a little data, `tuzdyk train` a network from it (of 256 hidden
+//! units, or 512 trained afresh or widened from a 256 one), and the engine
 //! plays with it after `setoption name EvalFile` and `Eval network`. A file
 //! that is not a network is refused with one clear line and the previous
 //! evaluation stays. Small runs only.
@@ -10,6 +11,7 @@ use std::path::PathBuf;
 use std::process::Output;
 
 use common::Engine;
+use tuzdyk_search::eval::Evaluator;
 use tuzdyk_search::eval::network::Network;
 
 fn run(args: &[&str]) -> Output {
@@ -130,6 +132,103 @@ fn training_from_a_network_starts_at_its_weights() {
     assert_ne!(again("0.001", "step.tznn"), original);
 }
 
+/// `tuzdyk train` with `args` after the data and `--out`, for one epoch;
+/// the output file's bytes, or the failed run's output.
+fn train_more(data: &std::path::Path, out: &str, args: &[&str]) -> Result<Vec<u8>, Output> {
+    let out = scratch(out);
+    let mut all = vec![
+        "train",
+        path(data),
+        "--out",
+        path(&out),
+        "--epochs",
+        "1",
+        "--batch",
+        "256",
+        "--validation-every",
+        "4",
+    ];
+    all.extend_from_slice(args);
+    let output = run(&all);
+    if !output.status.success() {
+        return Err(output);
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let units = if args.contains(&"512") { 512 } else { 256 };
+    assert!(
+        stdout.contains(&format!("({units} hidden units, ")),
+        "{stdout}"
+    );
+    Ok(std::fs::read(out).unwrap())
+}
+
+/// `--hidden 512` trains a network of 512 units the engine loads; from a
+/// 256 network (`--init`) it widens it, and steps too small to move any
+/// weight by a quantisation step give a network that evaluates exactly as
+/// the parent (the new units' output weights are zero). Narrowing is
+/// refused with one line.
+#[test]
+fn a_512_network_trains_afresh_or_widened_and_the_engine_reads_it() {
+    let (data, net) = trained_network("wide");
+    let parent = Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    assert_eq!(parent.hidden_size(), 256);
+    let fresh = train_more(&data, "wide-fresh.tznn", &["--hidden", "512"]).unwrap();
+    assert_eq!(fresh.len(), Network::file_size(512));
+    let fresh = Network::from_bytes(&fresh).unwrap();
+    assert_eq!(fresh.hidden_size(), 512);
+    let loaded = Evaluator::named(path(&scratch("wide-fresh.tznn"))).unwrap();
+    assert_eq!(loaded.name(), format!("network {}", fresh.id()));
+
+    let widened = train_more(
+        &data,
+        "widened.tznn",
+        &[
+            "--init",
+            path(&net),
+            "--hidden",
+            "512",
+            "--rate",
+            "0.000000001",
+        ],
+    )
+    .unwrap();
+    let widened = Network::from_bytes(&widened).unwrap();
+    assert_eq!(widened.hidden_size(), 512);
+    let mut rng = tuzdyk_rules::rng::SplitMix64::new(3);
+    for _ in 0..200 {
+        let plies = rng.below(100);
+        let (_, pos) = common::random_moves(&tuzdyk_rules::Position::startpos(), plies, &mut rng);
+        assert_eq!(widened.evaluate(&pos), parent.evaluate(&pos));
+    }
+    // The same size as the --init network's is no widening.
+    let same = train_more(
+        &data,
+        "same.tznn",
+        &[
+            "--init",
+            path(&net),
+            "--hidden",
+            "256",
+            "--rate",
+            "0.000000001",
+        ],
+    )
+    .unwrap();
+    assert_eq!(same, std::fs::read(&net).unwrap());
+
+    let wide_path = scratch("wide-fresh.tznn");
+    let narrowed = train_more(
+        &data,
+        "narrowed.tznn",
+        &["--init", path(&wide_path), "--hidden", "256"],
+    )
+    .unwrap_err();
+    assert_eq!(narrowed.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&narrowed.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot be narrowed"), "{stderr}");
+}
+
 #[test]
 fn a_bad_network_file_is_refused_and_the_evaluation_stays() {
     let bad = scratch("bad.tznn");
@@ -181,6 +280,7 @@ fn train_rejects_bad_input_with_one_line() {
             "--init '/no/such.tznn': ",
         ),
         (garbage, &["--init", garbage], "not a tuzdyk network file"),
+        (garbage, &["--hidden", "384"], "--hidden must be 256 or 512"),
     ] {
         let mut args = vec!["train", data, "--out", "x.tznn"];
         args.extend_from_slice(extra);

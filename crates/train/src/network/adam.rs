@@ -16,10 +16,11 @@ pub struct Adam {
 }
 
 impl Adam {
-    pub fn new() -> Adam {
+    /// The state for a model of `hidden` units.
+    pub fn new(hidden: usize) -> Adam {
         Adam {
-            first: Model::zeros(),
-            second: Model::zeros(),
+            first: Model::zeros(hidden),
+            second: Model::zeros(hidden),
             steps: 0,
             beta1: 0.9,
             beta2: 0.999,
@@ -49,11 +50,5 @@ impl Adam {
                 params[i] -= rate * m / (v.sqrt() + epsilon);
             }
         }
-    }
-}
-
-impl Default for Adam {
-    fn default() -> Self {
-        Adam::new()
     }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use tuzdyk_notation::console::{self, OutputError};
-use tuzdyk_search::eval::network::Network;
+use tuzdyk_search::eval::network::{DEFAULT_HIDDEN, HIDDEN_SIZES, HIDDEN_SIZES_TEXT, Network};
 
 use super::data::Sample;
 use super::loss::Loss;
@@ -49,6 +49,13 @@ pub struct Args {
     /// train a network further on new data).
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
+    /// Hidden units: 256 or 512 (default: the --init network's, else 256).
+    /// More than the --init network's widens it: its units keep their
+    /// weights, the new ones get random hidden weights from the seed and
+    /// zero output weights, so that training starts from its evaluation. A
+    /// network cannot be narrowed.
+    #[arg(long, value_name = "UNITS")]
+    pub hidden: Option<usize>,
     /// One game in this many goes to the validation set.
     #[arg(long, default_value_t = 20)]
     pub validation_every: u64,
@@ -81,6 +88,14 @@ pub enum TrainError {
     },
     #[error("--init '{path}': {error}")]
     Init { path: String, error: String },
+    #[error(
+        "--hidden {asked}: the --init network '{path}' has {found} hidden units, and a network cannot be narrowed"
+    )]
+    Narrow {
+        path: String,
+        found: usize,
+        asked: usize,
+    },
     #[error("{0}")]
     Output(#[from] OutputError),
 }
@@ -92,10 +107,14 @@ impl TrainError {
     }
 }
 
-/// The starting model: `--init`'s network, or random weights from the seed.
+/// The starting model: `--init`'s network (widened to `--hidden`), or
+/// random weights of `--hidden` units from the seed.
 fn starting_model(args: &Args) -> Result<Model, TrainError> {
     let Some(path) = &args.init else {
-        return Ok(Model::random(args.seed));
+        return Ok(Model::random(
+            args.seed,
+            args.hidden.unwrap_or(DEFAULT_HIDDEN),
+        ));
     };
     let init_error = |error: String| TrainError::Init {
         path: path.display().to_string(),
@@ -103,7 +122,17 @@ fn starting_model(args: &Args) -> Result<Model, TrainError> {
     };
     let bytes = std::fs::read(path).map_err(|e| init_error(e.to_string()))?;
     let network = Network::from_bytes(&bytes).map_err(|e| init_error(e.to_string()))?;
-    Ok(Model::from_network(&network))
+    let model = Model::from_network(&network);
+    match args.hidden {
+        None => Ok(model),
+        Some(asked) if asked == model.hidden_size => Ok(model),
+        Some(asked) if asked > model.hidden_size => Ok(model.widened(asked, args.seed)),
+        Some(asked) => Err(TrainError::Narrow {
+            path: path.display().to_string(),
+            found: model.hidden_size,
+            asked,
+        }),
+    }
 }
 
 /// The samples of the data files, split into training and validation: a
@@ -166,6 +195,11 @@ fn check(args: &Args) -> Result<(), TrainError> {
             "a positive number",
         ),
         (args.validation_every < 2, "validation-every", "at least 2"),
+        (
+            args.hidden.is_some_and(|h| !HIDDEN_SIZES.contains(&h)),
+            "hidden",
+            HIDDEN_SIZES_TEXT,
+        ),
     ];
     match checks.into_iter().find(|(bad, _, _)| *bad) {
         Some((_, name, what)) => Err(TrainError::Argument { name, what }),
@@ -220,9 +254,10 @@ fn train(args: &Args) -> Result<(), TrainError> {
         error,
     })?;
     console::out(format_args!(
-        "network {} written to {} ({} positions, {} epochs, {:.0} s)",
+        "network {} written to {} ({} hidden units, {} positions, {} epochs, {:.0} s)",
         network.id(),
         args.out.display(),
+        network.hidden_size(),
         training.len(),
         args.epochs,
         started.elapsed().as_secs_f64()

@@ -4,7 +4,8 @@
 //! result is written as the engine's quantised network file.
 //!
 //! Written here rather than taken from a crate: the network is one sparse
-//! layer and one dense output per bucket, about 220,000 weights, and the
+//! layer and one dense output per bucket, about 220,000 weights at 256
+//! hidden units (440,000 at 512, the other size `--hidden` offers), and the
 //! general crates (candle, burn, tch) bring dense kernels and graph
 //! machinery this does not need, where a few hundred lines give exact
 //! control of the quantisation limits and bit-for-bit runs for a seed.

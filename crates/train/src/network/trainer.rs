@@ -99,11 +99,14 @@ pub fn train<E>(
     config: &Config,
     mut report: impl FnMut(&EpochReport) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut adam = Adam::new();
+    let hidden = model.hidden_size;
+    let mut adam = Adam::new(hidden);
     let mut order: Vec<usize> = (0..training.len()).collect();
     let chunks_per_batch = config.batch.div_ceil(CHUNK).max(1);
-    let mut chunk_gradients: Vec<Model> = (0..chunks_per_batch).map(|_| Model::zeros()).collect();
-    let mut gradient = Model::zeros();
+    let mut chunk_gradients: Vec<Model> = (0..chunks_per_batch)
+        .map(|_| Model::zeros(hidden))
+        .collect();
+    let mut gradient = Model::zeros(hidden);
     for epoch in 0..config.epochs {
         shuffle(
             &mut order,
