@@ -1,7 +1,7 @@
 //! `tuzdyk puzzles` as a user runs it (mine, export, import, shards, a
 //! rerun that resumes), the miner on fixed fake answers, and the shipped
 //! set (`crates/db/data/puzzles.jsonl`): every puzzle replays legally, its
-//! themes are what the rules give now, a fixed handful keeps its move at a
+//! themes are what the rules give now, nearly all of a hundred keep their move at a
 //! deeper depth through the real engine. Searches are
 //! shallow; no test looks at the time taken.
 
@@ -50,12 +50,13 @@ fn capture_database(name: &str) -> PathBuf {
     path
 }
 
-/// Searched `DEEPER` plies past the miner's confirmation, `first` is still
-/// the engine's best, and missing it still costs at least half the margin
-/// (3 stones, a mistake). Not the whole margin: a gap measured at one depth
-/// moves a little at the next (puzzle 2 of the shipped set has 8.7 stones
-/// at depth 12 and 4.2 at 14), and the miner's test is the one it passed.
-fn confirmed_deeper(engine: &mut Searcher, start: &Position, first: Move, what: &str) {
+/// Searched `DEEPER` plies past the miner's confirmation, whether `first`
+/// is still the engine's best and missing it still costs at least half the
+/// margin (3 stones, a mistake); `Err` says what the search found. Not the
+/// whole margin: a gap measured at one depth moves a little at the next
+/// (puzzle 2 of an earlier shipped set had 8.7 stones at depth 12 and 4.2
+/// at 14), and the miner's test is the one it passed.
+fn kept_deeper(engine: &mut Searcher, start: &Position, first: Move) -> Result<(), String> {
     let depth = MineDepth::default().confirm + DEEPER;
     let report = engine.search_to(start, depth).unwrap();
     let score = |k: usize| {
@@ -63,12 +64,17 @@ fn confirmed_deeper(engine: &mut Searcher, start: &Position, first: Move, what: 
         (line.pv[0], tuzdyk_analysis::capped(line.score.unwrap()))
     };
     let ((best, high), (_, low)) = (score(0), score(1));
-    assert_eq!(best, first, "{what} at depth {depth}: {:?}", report.lines);
-    assert!(
-        high - low >= MARGIN / 2,
-        "{what} at depth {depth}: {:?}",
-        report.lines
-    );
+    if best == first && high - low >= MARGIN / 2 {
+        Ok(())
+    } else {
+        Err(format!("at depth {depth}: {:?}", report.lines))
+    }
+}
+
+fn confirmed_deeper(engine: &mut Searcher, start: &Position, first: Move, what: &str) {
+    if let Err(found) = kept_deeper(engine, start, first) {
+        panic!("{what} {found}");
+    }
 }
 
 /// How much deeper than the miner's confirmation the tests search.
@@ -345,18 +351,31 @@ fn a_new_default_database_has_the_shipped_puzzles_with_their_games() {
 }
 
 #[test]
-fn a_fixed_handful_of_shipped_puzzles_keep_their_move_deeper() {
+fn nearly_every_shipped_puzzle_keeps_its_move_deeper() {
+    // A hundred puzzles spread evenly over the set. A search two plies
+    // deeper than the one that confirmed them changes its mind now and
+    // then: over the whole set mined with generation 10 (`tuzdyk analyse
+    // --depth 14 --multipv 2`), 209 of 4,753 (4.4%) lost their move or
+    // half their margin, and 157 of those that held at 12 lost it at 14,
+    // about 3% a step. A fixed handful therefore fails on an engine change
+    // about one time in four while the set is sound; the share cannot hide
+    // a broken miner, which would keep few.
     let set = shipped();
     let mut engine = engine();
-    for k in [0, 1, 10, 100, 500, 1000, 2000, 4000] {
-        let p = &set[k];
+    let sample: Vec<&PuzzleLine> = set.iter().step_by(set.len() / 100).take(100).collect();
+    let mut lost = Vec::new();
+    for p in &sample {
         let (start, solution) = p.checked().unwrap();
-        confirmed_deeper(
-            &mut engine,
-            &start,
-            solution[0],
-            &format!("puzzle {}", p.id),
-        );
+        if let Err(found) = kept_deeper(&mut engine, &start, solution[0]) {
+            lost.push(format!("puzzle {} {found}", p.id));
+        }
     }
     engine.quit();
+    assert_eq!(sample.len(), 100);
+    assert!(
+        lost.len() <= 10,
+        "{} of 100 lost:\n{}",
+        lost.len(),
+        lost.join("\n")
+    );
 }
