@@ -354,8 +354,8 @@ fn a_new_default_database_has_the_shipped_puzzles_with_their_games() {
 fn nearly_every_shipped_puzzle_keeps_its_move_deeper() {
     // A hundred puzzles spread evenly over the set. A search two plies
     // deeper than the one that confirmed them changes its mind now and
-    // then: over the whole set mined with generation 10 (`tuzdyk analyse
-    // --depth 14 --multipv 2`), 209 of 4,753 (4.4%) lost their move or
+    // then: over the whole set mined with generation 10 (4,753 puzzles; `tuzdyk analyse
+    // --depth 14 --multipv 2`), 209 (4.4%) lost their move or
     // half their margin, and 157 of those that held at 12 lost it at 14,
     // about 3% a step. A fixed handful therefore fails on an engine change
     // about one time in four while the set is sound; the share cannot hide
