@@ -3,7 +3,7 @@
 # fresh clone: generation 1 from the self-play of the hand-written
 # evaluation, each later generation from the self-play of the one before
 # (generations 1-6 trained afresh on the data of all generations so far,
-# generations 7-11 each trained further from the one before on its games
+# generations 7-12 each trained further from the one before on its games
 # alone), and a byte-for-byte comparison with crates/search/nets/default.tznn.
 #
 #   scripts/network.sh [WORKDIR]     # default target/network; about 300 minutes on 2 cores
@@ -19,7 +19,7 @@ tuzdyk=target/release/tuzdyk
 # with seed K on every generation's data so far (generation 0's shards as
 # one concatenated file, as generation 1 was trained).
 afresh=6
-last=11
+last=12
 train_files=()
 
 # selfplay K SHARD...: generation K's data, the given shards of seed K's
