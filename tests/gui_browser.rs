@@ -912,8 +912,14 @@ fn browser_error_goes_with_the_next_good_action() {
             let browser = &browser;
             async move {
                 let input = browser.find("#tfen").await;
-                input.clear().await.unwrap();
-                input.send_keys(&tfen).await.unwrap();
+                input
+                    .clear()
+                    .await
+                    .unwrap_or_else(|e| panic!("clear #tfen: {e}"));
+                input
+                    .send_keys(&tfen)
+                    .await
+                    .unwrap_or_else(|e| panic!("type into #tfen: {e}"));
                 browser.click("#set-up").await;
             }
         };
