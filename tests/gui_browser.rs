@@ -260,6 +260,20 @@ impl Browser {
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
+    /// Empties the field at `css` and types `text` into it, as a person
+    /// replacing what a field holds does.
+    async fn fill(&self, css: &str, text: &str) {
+        let field = self.find(css).await;
+        field
+            .clear()
+            .await
+            .unwrap_or_else(|e| panic!("clear {css}: {e}"));
+        field
+            .send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("type into {css}: {e}"));
+    }
+
     async fn select(&self, css: &str, value: &str) {
         self.find(css)
             .await
@@ -911,15 +925,7 @@ fn browser_error_goes_with_the_next_good_action() {
         let set_up = |tfen: String| {
             let browser = &browser;
             async move {
-                let input = browser.find("#tfen").await;
-                input
-                    .clear()
-                    .await
-                    .unwrap_or_else(|e| panic!("clear #tfen: {e}"));
-                input
-                    .send_keys(&tfen)
-                    .await
-                    .unwrap_or_else(|e| panic!("type into #tfen: {e}"));
+                browser.fill("#tfen", &tfen).await;
                 browser.click("#set-up").await;
             }
         };
@@ -1369,18 +1375,10 @@ async fn learn_from_mistakes(viewport: Viewport) {
         )
         .await;
     assert_eq!(browser.text("#message").await, "A study needs a name.");
+    browser.fill("#study-name", "The blunder").await;
     browser
-        .find("#study-name")
-        .await
-        .send_keys("The blunder")
-        .await
-        .unwrap();
-    browser
-        .find("#study-comment")
-        .await
-        .send_keys("White's 1 loses stones.")
-        .await
-        .unwrap();
+        .fill("#study-comment", "White's 1 loses stones.")
+        .await;
     browser.click("#save-study").await;
     browser
         .wait(
@@ -2247,11 +2245,8 @@ async fn a_position_set_up_in_the_editor(viewport: Viewport) {
 
     // Saved as a study: listed with no moves.
     browser
-        .find("#editor-study-name")
-        .await
-        .send_keys("White's tuzdik on Black's 4")
-        .await
-        .unwrap();
+        .fill("#editor-study-name", "White's tuzdik on Black's 4")
+        .await;
     browser.click("#editor-save").await;
     browser
         .wait(
