@@ -465,7 +465,12 @@ impl Browser {
 
     async fn screenshot(&self, path: &str) {
         let png = self.client.screenshot().await.expect("a screenshot");
-        std::fs::write(path, png).expect("the screenshot is written");
+        // TUZDYK_GUI_SCREENSHOTS may name a directory not made yet.
+        if let Some(dir) = std::path::Path::new(path).parent() {
+            std::fs::create_dir_all(dir)
+                .unwrap_or_else(|e| panic!("the screenshot directory {}: {e}", dir.display()));
+        }
+        std::fs::write(path, png).unwrap_or_else(|e| panic!("the screenshot {path}: {e}"));
     }
 }
 
