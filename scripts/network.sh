@@ -25,15 +25,17 @@ last=12
 train_files=()
 
 # selfplay K SHARD...: generation K's data, the given shards of seed K's
-# 40,000-game run with generation K-1, as genK-1-shardS.bin (kept if there).
+# 40,000-game run with generation K-1 at 5,000 nodes a move, as
+# genK-1-shardS.bin (kept if there). `nodes=N seed=S tag=-T selfplay ...`
+# plays another node count and seed into genK-1-T-shardS.bin.
 selfplay() {
   local k=$1 name=gen$(($1 - 1)) eval shard out
   shift
   if [ "$k" = 1 ]; then eval=classic; else eval="$work/$name.tznn"; fi
   for shard in "$@"; do
-    out="$work/$name-shard$shard.bin"
-    [ -s "$out" ] || "$tuzdyk" datagen --games 40000 --nodes 5000 --seed "$k" --eval "$eval" \
-                       --shard "$shard/8" --out "$out"
+    out="$work/$name${tag:-}-shard$shard.bin"
+    [ -s "$out" ] || "$tuzdyk" datagen --games 40000 --nodes "${nodes:-5000}" --seed "${seed:-$k}" \
+                       --eval "$eval" --shard "$shard/8" --out "$out"
   done
 }
 
@@ -70,14 +72,10 @@ done
 # run of seed 14 at 20,000 nodes a move, both with generation 12 (that
 # recipe alone gained nothing: STRENGTH.md).
 selfplay $((last + 1)) 0 1 2 3 4 5 6 7
+nodes=20000 seed=$((last + 2)) tag=-deep selfplay $((last + 1)) 0 1
 files=()
 for shard in 0 1 2 3 4 5 6 7; do files+=("$work/gen$last-shard$shard.bin"); done
-for shard in 0 1; do
-  out="$work/gen$last-deep-shard$shard.bin"
-  [ -s "$out" ] || "$tuzdyk" datagen --games 40000 --nodes 20000 --seed $((last + 2)) \
-                     --eval "$work/gen$last.tznn" --shard "$shard/8" --out "$out"
-  files+=("$out")
-done
+files+=("$work/gen$last-deep-shard0.bin" "$work/gen$last-deep-shard1.bin")
 built_in="$work/gen$((last + 1))d.tznn"
 "$tuzdyk" train "${files[@]}" \
   --init "$work/gen$last.tznn" --out "$built_in" --epochs 10 --rate 0.0003 --seed $((last + 2))

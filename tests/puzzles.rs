@@ -152,7 +152,7 @@ fn export_then_import_gives_the_same_puzzles_and_bad_lines_are_named() {
     let from = capture_database("from");
     let from = from.to_str().unwrap();
     // At the default depth, where the first test finds the capture: at
-    // depth 4 the 13d network's gap there (1.2 stones) is under the margin.
+    // depth 4, with generation 13d, the miner finds no puzzle in this game.
     tuzdyk_ok(&["puzzles", "mine", "--db", from]);
     let json = stdout(&tuzdyk_ok(&["puzzles", "export", "--db", from, "--json"]));
     assert!(!json.is_empty());
