@@ -287,12 +287,27 @@ impl Browser {
     }
 
     /// Opens the page as a newcomer does and waits for the first game,
-    /// changing nothing.
+    /// changing nothing. It waits for the explorer's first answer too: on a
+    /// phone its rows push down what lies below it, and a click aimed
+    /// before they came lands on something else. (A CI run on a busy
+    /// machine found the TFEN field not interactable right after clicking
+    /// the game panel's summary: the likeliest cause is that click missed.)
     async fn open(&self, server: &Server) {
         self.client.goto(&server.url).await.expect("the page loads");
         self.wait(
             "the first game",
-            "document.body.dataset.connected === '1' && document.body.dataset.playable === '1'",
+            "document.body.dataset.connected === '1' && document.body.dataset.playable === '1' && document.body.dataset.explorer === '1'",
+        )
+        .await;
+    }
+
+    /// Opens the folded panel `id` by a click on its summary, and checks
+    /// that it opened.
+    async fn unfold(&self, id: &str) {
+        self.click(&format!("#{id} summary")).await;
+        self.wait(
+            &format!("{id} open"),
+            &format!("document.getElementById('{id}').open === true"),
         )
         .await;
     }
@@ -925,7 +940,7 @@ fn browser_error_goes_with_the_next_good_action() {
         let server = Server::start(&[]);
         let browser = Browser::start("errors", Viewport::Phone).await;
         browser.open(&server).await;
-        browser.click("#game-panel summary").await;
+        browser.unfold("game-panel").await;
         let bad = format!("{} 0 0 S 1", "9S,".repeat(40));
         let set_up = |tfen: String| {
             let browser = &browser;
@@ -1257,7 +1272,7 @@ async fn learn_from_mistakes(viewport: Viewport) {
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let browser = Browser::start(&name, viewport).await;
     browser.open(&server).await;
-    browser.click("#game-panel summary").await;
+    browser.unfold("game-panel").await;
     let record = std::fs::canonicalize("tests/data/blunder.pgn").unwrap();
     browser
         .find("#open-record")
@@ -2072,7 +2087,7 @@ async fn a_position_set_up_in_the_editor(viewport: Viewport) {
     let server = Server::start(&["--db", path.to_str().unwrap()]);
     let browser = Browser::start(&name, viewport).await;
     browser.open(&server).await;
-    browser.click("#game-panel summary").await;
+    browser.unfold("game-panel").await;
     let hole = |index: usize| format!("#board .hole[data-index='{index}']");
     let count = |index: usize| {
         format!(

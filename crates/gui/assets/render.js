@@ -721,6 +721,9 @@ function renderBody(model, sowing) {
     thinking: model.server?.thinking ? "1" : "0",
     version: shown?.version ?? "",
     sowing: sowing ? "1" : "0",
+    // Whether the explorer has drawn its answer for the position shown
+    // (or is closed): until it has, what lies below it on a phone moves.
+    explorer: !model.explorerOpen || (!!shown && model.explorer?.tfen === shown.tfen) ? "1" : "0",
     preview: model.shown && previewOn(model.shown) ? "1" : "0",
     learn: learnStage(model.server?.learn),
     answering: answering(model, sowing) ? "1" : "0",
