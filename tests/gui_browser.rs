@@ -318,11 +318,12 @@ impl Browser {
         tfen::parse(text.as_str().unwrap()).expect("the page's TFEN")
     }
 
-    /// Waits for the person's turn (or the end) after `plies` moves.
+    /// Waits for the person's turn (or the end) after `plies` moves, with
+    /// the explorer's answer drawn (see `open`).
     async fn wait_turn(&self, plies: u64) {
         self.wait(
             "the person's turn",
-            &format!("Number(document.body.dataset.plies) >= {plies} && (document.body.dataset.playable === '1' || document.body.dataset.over === '1')"),
+            &format!("Number(document.body.dataset.plies) >= {plies} && (document.body.dataset.playable === '1' || document.body.dataset.over === '1') && document.body.dataset.explorer === '1'"),
         )
         .await;
     }

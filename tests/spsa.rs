@@ -204,3 +204,32 @@ fn a_short_run_plays_survives_a_crash_resumes_finished_and_writes_back() {
         );
     }
 }
+
+/// A run at a node limit instead of a clock (what makes a tune fit in hours
+/// here): it plays, and its state file says which limit its games had.
+#[test]
+fn a_run_at_a_node_limit_plays_and_records_it() {
+    let dir = scratch("nodes");
+    let state = dir.join("state.json");
+    let engine = format!("cmd={} {TUZDYK}", common::fake_engine("tuning.sh"));
+    let output = common::run_tuzdyk(&[
+        "spsa",
+        "--engine",
+        &engine,
+        "--params",
+        "RFP_MARGIN",
+        "--nodes",
+        "2000",
+        "--pairs-per-iteration",
+        "1",
+        "--iterations",
+        "1",
+        "--state",
+        state.to_str().unwrap(),
+    ]);
+    let stderr = text(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("iteration 1/1: W "), "{stderr}");
+    let saved = std::fs::read_to_string(&state).unwrap();
+    assert!(saved.contains("\"tc\": \"nodes 2000\""), "{saved}");
+}

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use tuzdyk_notation::console::OutputError;
 use tuzdyk_protocol::EngineSpec;
 
-use super::config::{self, ConfigError, GameLimits, TimeControl};
+use super::config::{self, ConfigError, GameLimits};
 use super::openings::{self, Opening, OpeningsError};
 use super::sprt::{Sprt, SprtError};
 use crate::SearchLimits;
@@ -153,10 +153,6 @@ pub enum MatchError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Sprt(#[from] SprtError),
-    #[error("give either --tc or --movetime, not both")]
-    TwoClocks,
-    #[error("no time control: give --tc <seconds+increment>, --movetime, --nodes or --depth")]
-    NoTimeControl,
     #[error("cannot read openings file '{path}': {error}")]
     ReadOpenings { path: String, error: std::io::Error },
     #[error("openings file '{path}': {error}")]
@@ -202,13 +198,7 @@ impl Args {
             first.name.push_str(" (1)");
             second.name.push_str(" (2)");
         }
-        let clock = self.tc.as_deref().map(TimeControl::parse).transpose()?;
-        if clock.is_some() && self.limits.movetime.is_some() {
-            return Err(MatchError::TwoClocks);
-        }
-        if clock.is_none() && self.limits.is_empty() {
-            return Err(MatchError::NoTimeControl);
-        }
+        let clock = config::clock_and_limits(self.tc.as_deref(), &self.limits)?;
         let limits = GameLimits {
             clock,
             search: self.limits,

@@ -42,6 +42,30 @@ pub enum ConfigError {
     UnknownKey { key: String, word: String },
     #[error("--engine {0}: cmd=<command> is missing")]
     MissingCommand(String),
+    #[error("give either --tc or --movetime, not both")]
+    TwoClocks,
+    #[error("no time control: give --tc <seconds+increment>, --movetime, --nodes or --depth")]
+    NoTimeControl,
+}
+
+/// The clock of `--tc` (if given) and the search limits of `--movetime`,
+/// `--nodes`, `--depth`, checked: at least one, and not a clock and a
+/// move time both.
+///
+/// # Errors
+/// [`ConfigError`] for a bad `--tc`, two clocks or none.
+pub fn clock_and_limits(
+    tc: Option<&str>,
+    search: &SearchLimits,
+) -> Result<Option<TimeControl>, ConfigError> {
+    let clock = tc.map(TimeControl::parse).transpose()?;
+    if clock.is_some() && search.movetime.is_some() {
+        return Err(ConfigError::TwoClocks);
+    }
+    if clock.is_none() && search.is_empty() {
+        return Err(ConfigError::NoTimeControl);
+    }
+    Ok(clock)
 }
 
 /// Seconds as written by people: `10`, `0.1`, `2.5`.

@@ -29,7 +29,7 @@ use tuzdyk_notation::console::{self, OutputError};
 use tuzdyk_protocol::{ClientError, EngineProcess, EngineSpec};
 
 use crate::SearchLimits;
-use crate::matches::config::{self, ConfigError, GameLimits, TimeControl};
+use crate::matches::config::{self, ConfigError, GameLimits};
 use crate::matches::openings;
 use games::{Arena, Games, Pairing};
 use params_file::ParamsFileError;
@@ -74,6 +74,11 @@ pub struct Args {
     /// Clock for each engine: [moves/]seconds[+increment], e.g. 5+0.05.
     #[arg(long, value_name = "TC", allow_hyphen_values = true)]
     pub tc: Option<String>,
+    /// Each move's search (with --tc, as well as the clock): --nodes plays
+    /// many more games an hour than a clock, and games a busy machine does
+    /// not change.
+    #[command(flatten)]
+    pub limits: SearchLimits,
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = count::<usize>())]
     pub concurrency: usize,
@@ -111,8 +116,6 @@ pub enum SpsaError {
     NoEngine,
     #[error("--write-params without --engine writes the values of a --state file: give one")]
     NothingToWrite,
-    #[error("no time control: give --tc <seconds+increment>, e.g. --tc 5+0.05")]
-    NoTimeControl,
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error("--params: unknown parameter '{name}' (the tunables: {known})")]
@@ -197,9 +200,16 @@ pub fn run(args: Args, tunables: &[Tunable]) -> Result<(), SpsaError> {
             (_, false) => Err(SpsaError::NoEngine),
         };
     };
-    let tc = args.tc.as_deref().ok_or(SpsaError::NoTimeControl)?;
-    let clock = TimeControl::parse(tc)?;
+    let clock = config::clock_and_limits(args.tc.as_deref(), &args.limits)?;
     let engine = config::parse_engine(engine)?;
+    let limits = GameLimits {
+        clock,
+        search: args.limits,
+        timeout_margin_ms: 1000,
+        move_timeout_ms: 60_000,
+        ready_timeout_ms: 10_000,
+        max_plies: 600,
+    };
     let mut state = match existing {
         Some(state) => state,
         None => State::new(
@@ -207,16 +217,8 @@ pub fn run(args: Args, tunables: &[Tunable]) -> Result<(), SpsaError> {
             args.iterations.unwrap_or(DEFAULT_ITERATIONS),
             args.pairs_per_iteration.unwrap_or(DEFAULT_PAIRS),
             args.seed.unwrap_or(DEFAULT_SEED),
-            clock.to_string(),
+            limits.describe(),
         ),
-    };
-    let limits = GameLimits {
-        clock: Some(clock),
-        search: SearchLimits::default(),
-        timeout_margin_ms: 1000,
-        move_timeout_ms: 60_000,
-        ready_timeout_ms: 10_000,
-        max_plies: 600,
     };
     check_engine(&engine, &state.params, &limits)?;
     let mut openings = openings::default_suite();

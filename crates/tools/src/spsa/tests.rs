@@ -242,6 +242,31 @@ fn write_params_rewrites_only_the_tuned_defaults_from_a_state_file() {
 }
 
 #[test]
+fn a_run_needs_a_clock_or_a_search_limit_and_not_two_clocks() {
+    let engine = "--engine cmd=/nonexistent/tuning-build";
+    let error = run(args(engine), &TUNABLES).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "no time control: give --tc <seconds+increment>, --movetime, --nodes or --depth"
+    );
+    assert_eq!(error.status(), 2);
+    let error = run(args(&format!("{engine} --tc 1 --movetime 50")), &TUNABLES).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "give either --tc or --movetime, not both"
+    );
+    // A node limit alone is a time control: the run gets as far as
+    // starting the engine.
+    let error = run(args(&format!("{engine} --nodes 5000")), &TUNABLES).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("engine /nonexistent/tuning-build: "),
+        "{error}"
+    );
+}
+
+#[test]
 fn an_engine_without_the_options_is_not_a_tuning_build() {
     assert_eq!(
         spin_range(
