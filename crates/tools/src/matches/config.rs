@@ -17,7 +17,8 @@ pub struct TimeControl {
     pub inc_ms: u64,
 }
 
-/// Why a `--tc` or `--engine` value was rejected, naming it.
+/// Why a `--tc` or `--engine` value, or the choice of time control, was
+/// rejected, naming it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     #[error("--tc '{tc}': moves '{moves}' is not a positive whole number")]
