@@ -161,13 +161,27 @@ fn a_short_run_plays_survives_a_crash_resumes_finished_and_writes_back() {
     }
     let stdout = text(&output.stdout);
     assert!(stdout.starts_with("RFP_MARGIN "), "{stdout}");
-    assert!(stdout.trim_end().ends_with("(from 90)"), "{stdout}");
+    // The value, where it started, and the games' evidence about it.
+    assert!(stdout.contains(" (from 90, z "), "{stdout}");
+    assert!(stdout.trim_end().ends_with(')'), "{stdout}");
+    assert!(stderr.contains("below 2 either way is noise"), "{stderr}");
     let saved = std::fs::read_to_string(&state).unwrap();
     assert!(
         saved.contains("\"format\": \"tuzdyk spsa state\""),
         "{saved}"
     );
     assert_eq!(saved.matches("\"iteration\":").count(), 2, "{saved}");
+
+    // The file alone says where the run stands: the same values and
+    // evidence, without an engine.
+    let report = common::run_tuzdyk(&["spsa", "--state", state.to_str().unwrap()]);
+    assert!(report.status.success(), "{}", text(&report.stderr));
+    assert_eq!(text(&report.stdout), stdout);
+    assert!(
+        text(&report.stderr).starts_with("2 of 2 iterations played (8 games, "),
+        "{}",
+        text(&report.stderr)
+    );
 
     // Started again with the finished run's file: nothing more is played,
     // and its value goes into params.rs, no other line changed.

@@ -89,7 +89,8 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = count::<u64>())]
     pub iterations: Option<u64>,
     /// Keep the run's state in this JSON file, after every iteration; with
-    /// an existing file, continue that run at its next iteration.
+    /// an existing file, continue that run at its next iteration (without
+    /// --engine: print where it stands).
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
     /// Seed of the flips and of the openings' order [default: 1].
@@ -197,7 +198,8 @@ pub fn run(args: Args, tunables: &[Tunable]) -> Result<(), SpsaError> {
         return match (existing, args.write_params) {
             (Some(state), true) => write_params(&state, &args.params_file),
             (None, true) => Err(SpsaError::NothingToWrite),
-            (_, false) => Err(SpsaError::NoEngine),
+            (Some(state), false) => report(&state),
+            (None, false) => Err(SpsaError::NoEngine),
         };
     };
     let clock = config::clock_and_limits(args.tc.as_deref(), &args.limits)?;
@@ -488,11 +490,41 @@ fn rounded(state: &State) -> Vec<(&str, i64)> {
         .collect()
 }
 
-/// The tuned values on standard output: `NAME value (from start)`.
+/// Where a run stands, from its state file alone: the iterations played
+/// and the values so far, with their evidence.
+fn report(state: &State) -> Result<(), SpsaError> {
+    let games: u64 = state
+        .batches
+        .iter()
+        .map(|b| b.wins + b.draws + b.losses)
+        .sum();
+    console::err(format_args!(
+        "{} of {} iterations played ({games} games, {})",
+        state.done(),
+        state.iterations,
+        state.tc
+    ))?;
+    print_values(state)
+}
+
+/// The tuned values on standard output: `NAME value (from start, z +1.2)`,
+/// with each parameter's [`rule::evidence`].
 fn print_values(state: &State) -> Result<(), SpsaError> {
-    for (param, (name, value)) in state.params.iter().zip(rounded(state)) {
-        console::out(format_args!("{name} {value} (from {})", param.start))?;
+    let results: Vec<(u64, i64)> = state
+        .batches
+        .iter()
+        .map(|b| (b.iteration, b.wins as i64 - b.losses as i64))
+        .collect();
+    let evidence = rule::evidence(state.seed, &results, state.params.len());
+    for ((param, (name, value)), z) in state.params.iter().zip(rounded(state)).zip(evidence) {
+        console::out(format_args!(
+            "{name} {value} (from {}, z {z:+.1})",
+            param.start
+        ))?;
     }
+    console::err(format_args!(
+        "z: how many standard errors the games favoured a parameter's higher side; below 2 either way is noise"
+    ))?;
     Ok(())
 }
 

@@ -144,6 +144,30 @@ pub fn update(params: &mut [Param], probes: &[Probe], result: i64) {
     }
 }
 
+/// How strongly a run's games said that raising each parameter wins, as a
+/// z-score: `Σ result·flip / √(Σ result²)` over its batches (`results`:
+/// each batch's number and W − L of the θ + c·flip side; the flips are
+/// drawn again from `seed`). Where the games do not care about a
+/// parameter, its flips are independent of the results and the score is
+/// about normal with mean 0 and spread 1, so a |z| below 2 is noise; θ's
+/// move alone cannot tell, as its size follows `r_end` and the schedule.
+/// 0 for a run with no decided batch.
+pub fn evidence(seed: u64, results: &[(u64, i64)], count: usize) -> Vec<f64> {
+    let mut along = vec![0.0; count];
+    let mut squares = 0.0;
+    for &(batch, result) in results {
+        let result = result as f64;
+        squares += result * result;
+        for (sum, flip) in along.iter_mut().zip(flips(seed, batch, count)) {
+            *sum += result * f64::from(flip);
+        }
+    }
+    if squares == 0.0 {
+        return vec![0.0; count];
+    }
+    along.iter().map(|sum| sum / squares.sqrt()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +228,28 @@ mod tests {
         assert!(all.iter().all(|f| *f == 1 || *f == -1));
         let plus = all.iter().filter(|f| **f == 1).count();
         assert!((300..500).contains(&plus), "{plus} of {}", all.len());
+    }
+
+    #[test]
+    fn evidence_finds_the_parameter_the_games_follow() {
+        // 400 batches where the plus side wins by 2 when parameter 1's
+        // flip is +1 and loses by 2 otherwise, plus noise that follows no
+        // flip: parameter 1's z is large, the others' are noise-sized.
+        let mut noise = SplitMix64::new(7);
+        let results: Vec<(u64, i64)> = (1..=400)
+            .map(|batch| {
+                let flip = flips(5, batch, 3)[1];
+                let jitter = (noise.next_u64() % 7) as i64 - 3;
+                (batch, 2 * i64::from(flip) + jitter)
+            })
+            .collect();
+        let z = evidence(5, &results, 3);
+        assert!(z[1] > 10.0, "{z:?}");
+        assert!(z[0].abs() < 3.5 && z[2].abs() < 3.5, "{z:?}");
+        // The opposite results point the other way.
+        let flipped: Vec<(u64, i64)> = results.iter().map(|&(b, r)| (b, -r)).collect();
+        assert!(evidence(5, &flipped, 3)[1] < -10.0);
+        // Nothing decided, nothing said.
+        assert_eq!(evidence(5, &[(1, 0), (2, 0)], 3), vec![0.0; 3]);
     }
 }

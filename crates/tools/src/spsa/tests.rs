@@ -101,8 +101,16 @@ fn spsa_moves_theta_to_a_known_optimum_with_a_fixed_seed() {
     let theta: Vec<f64> = state.params.iter().map(|p| p.theta).collect();
     assert!((theta[0] - 120.0).abs() < 10.0, "{theta:?}");
     assert!((theta[1] - 500.0).abs() < 50.0, "{theta:?}");
-    // And it got there from far away: 50 and 300.
+    // And it got there from far away: 50 and 300, below both optima, so
+    // the games favoured the higher side of each, beyond noise.
     assert_eq!(state.done(), 1500);
+    let results: Vec<(u64, i64)> = state
+        .batches
+        .iter()
+        .map(|b| (b.iteration, b.wins as i64 - b.losses as i64))
+        .collect();
+    let z = rule::evidence(state.seed, &results, 2);
+    assert!(z[0] > 3.0 && z[1] > 3.0, "{z:?}");
     assert_eq!(games.played.len(), 1500);
     // Every batch's sides stay inside the ranges and straddle θ.
     for pairing in &games.played {
@@ -216,6 +224,9 @@ fn bad_parameters_and_foreign_state_files_are_refused_by_name() {
     assert_eq!(error.status(), 2);
     let error = run(args("--write-params"), &TUNABLES).unwrap_err();
     assert!(matches!(error, SpsaError::NothingToWrite), "{error}");
+    // Neither an engine nor a state file to report on.
+    let error = run(args(""), &TUNABLES).unwrap_err();
+    assert!(matches!(error, SpsaError::NoEngine), "{error}");
 }
 
 #[test]
