@@ -464,6 +464,120 @@ fn sprt_stops_the_match_at_a_bound() {
     assert!(stderr.contains("H0 accepted"), "{stderr}");
 }
 
+/// An SPRT run across two sittings: the first is cut off after seven
+/// games, the same command with `--resume` counts them and plays only the
+/// rest, and the test ends as the uninterrupted one did.
+#[test]
+fn a_match_resumes_from_its_record_file() {
+    let dir = scratch("resume");
+    let pgn = dir.join("games.pgn");
+    let crash = format!("cmd={}", common::fake_engine("crash.sh"));
+    let engine = format!("cmd={TUZDYK}");
+    // `swapped`: the engines given in the other order.
+    let run = |swapped: bool, extra: &[&str]| {
+        let mut engines = [
+            ["--engine", crash.as_str(), "name=crash"],
+            ["--engine", engine.as_str(), "name=tuzdyk"],
+        ];
+        if swapped {
+            engines.swap(0, 1);
+        }
+        let mut args: Vec<&str> = engines.concat();
+        // The match's settings, each unless `extra` gives its own.
+        for [flag, value] in [["--games", "100"], ["--seed", "3"]] {
+            if !extra.contains(&flag) {
+                args.extend_from_slice(&[flag, value]);
+            }
+        }
+        args.extend_from_slice(&[
+            "--depth",
+            "1",
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--sprt",
+            "elo0=0",
+            "elo1=100",
+            "--json",
+        ]);
+        args.extend_from_slice(extra);
+        run_match(&args)
+    };
+    // The whole test: H0 at the 9th pair, as in the test above.
+    let whole = run(false, &[]);
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+    let records = std::fs::read_to_string(&pgn).unwrap();
+    let games: Vec<&str> = records.split("\n\n[Event").collect();
+    assert_eq!(games.len(), 18);
+
+    // Cut off after game 7: the fourth pair is open.
+    std::fs::write(&pgn, games[..7].join("\n\n[Event") + "\n\n").unwrap();
+    let resumed = run(false, &["--resume"]);
+    let (stdout, stderr) = (text(&resumed.stdout), text(&resumed.stderr));
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(
+        stderr.starts_with("resuming: 7 games of "),
+        "the first line says what was counted: {stderr}"
+    );
+    assert!(!stderr.contains("game 7/100:"), "{stderr}");
+    assert!(stderr.contains("game 8/100: tuzdyk vs crash: "), "{stderr}");
+    assert_eq!(json_field(&stdout, "games"), "18", "{stdout}");
+    assert_eq!(json_field(&stdout, "resumed_games"), "7", "{stdout}");
+    assert_eq!(json_field(&stdout, "pentanomial"), "[9,0,0,0,0]");
+    assert_eq!(json_field(&stdout, "decision"), "\"H0 accepted\"");
+    assert!(forfeits(&stdout, 0).contains("\"crash\":18"), "{stdout}");
+    let mut rounds: Vec<usize> = replay(&pgn)
+        .iter()
+        .map(|g| g.tag("Round").unwrap().parse().unwrap())
+        .collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, (1..=18).collect::<Vec<_>>());
+
+    // A decided test resumed: nothing more is played.
+    let again = run(false, &["--resume"]);
+    let (stdout, stderr) = (text(&again.stdout), text(&again.stderr));
+    assert!(again.status.success(), "{stderr}");
+    assert!(!stderr.contains("\ngame "), "{stderr}");
+    assert_eq!(json_field(&stdout, "games"), "18", "{stdout}");
+    assert_eq!(replay(&pgn).len(), 18);
+
+    // Records of another match are refused by name, and nothing is played.
+    let refused = |output: Output, expected: &str| {
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(expected), "{expected}: {stderr}");
+        assert_eq!(replay(&pgn).len(), 18, "the file is left as it was");
+    };
+    let pgn_name = pgn.display().to_string();
+    refused(
+        run(true, &["--resume"]),
+        &format!(
+            "error: --resume: {pgn_name}:1: game 1 has White 'crash' and Black 'tuzdyk'; this match's game 1 is 'tuzdyk' against 'crash'"
+        ),
+    );
+    refused(
+        run(false, &["--resume", "--seed", "4"]),
+        "game 1 starts from another opening than this match's game 1",
+    );
+    refused(
+        run(false, &["--resume", "--games", "10"]),
+        "Round tag '11' is not a game of this match (1 to 10)",
+    );
+    refused(
+        run(false, &["--resume", "--event", "other"]),
+        "game 1 has Event 'tuzdyk match'; this match's is 'other'",
+    );
+    let no_pgn = run_match(&[
+        "--engine", &crash, "--engine", &engine, "--depth", "1", "--resume",
+    ]);
+    assert_eq!(no_pgn.status.code(), Some(2));
+    assert!(
+        text(&no_pgn.stderr).contains("--resume needs --pgn <file>"),
+        "{}",
+        text(&no_pgn.stderr)
+    );
+}
+
 #[test]
 fn bad_input_is_one_clear_error() {
     let dir = scratch("bad");

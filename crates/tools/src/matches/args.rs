@@ -8,7 +8,9 @@ use tuzdyk_protocol::EngineSpec;
 
 use super::config::{self, ConfigError, GameLimits};
 use super::openings::{self, Opening, OpeningsError};
+use super::resume::{self, Expected, ResumeError};
 use super::sprt::{Sprt, SprtError};
+use super::standings::Finished;
 use crate::SearchLimits;
 
 /// `--games`, `--concurrency`, `--max-plies`: a count of at least one.
@@ -51,6 +53,11 @@ pub struct Args {
     /// Append every game to this file as a PlayOK game record.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// Continue the match whose games --pgn holds (the same engines,
+    /// --games, --openings and --seed): its games are counted, the SPRT
+    /// included, and only the games it lacks are played.
+    #[arg(long)]
+    pub resume: bool,
     /// Print the summary as one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -138,6 +145,8 @@ pub(super) struct Setup {
     pub concurrency: usize,
     pub sprt: Option<Sprt>,
     pub pgn: Option<(PathBuf, File)>,
+    /// With `--resume`: the games the `--pgn` file already holds.
+    pub resumed: Vec<Finished>,
     pub json: bool,
     pub event: String,
 }
@@ -153,6 +162,8 @@ pub enum MatchError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Sprt(#[from] SprtError),
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
     #[error("cannot read openings file '{path}': {error}")]
     ReadOpenings { path: String, error: std::io::Error },
     #[error("openings file '{path}': {error}")]
@@ -212,6 +223,21 @@ impl Args {
             openings::shuffle(&mut openings, seed);
         }
         let sprt = self.sprt.as_deref().map(Sprt::parse).transpose()?;
+        let specs = [first, second];
+        let resumed = match (self.resume, &self.pgn) {
+            (false, _) => Vec::new(),
+            (true, None) => return Err(ResumeError::NoPgn.into()),
+            (true, Some(path)) => resume::read_finished(
+                path,
+                &Expected {
+                    names: &[specs[0].name.clone(), specs[1].name.clone()],
+                    openings: &openings,
+                    limits: &limits,
+                    games: self.games,
+                    event: &self.event,
+                },
+            )?,
+        };
         let pgn = match &self.pgn {
             Some(path) => {
                 let file = std::fs::OpenOptions::new()
@@ -227,7 +253,7 @@ impl Args {
             None => None,
         };
         Ok(Setup {
-            specs: [first, second],
+            specs,
             limits,
             openings,
             openings_name,
@@ -235,6 +261,7 @@ impl Args {
             concurrency: self.concurrency.min(self.games),
             sprt,
             pgn,
+            resumed,
             json: self.json,
             event: self.event,
         })

@@ -16,6 +16,7 @@
 //! - Elo and its interval: `crate::elo`;
 //! - [`sprt`]: the sequential test;
 //! - [`openings`]: opening files and the built-in suite;
+//! - [`resume`]: `--resume`, the games of an interrupted match read back;
 //! - [`config`]: engine specifications and time controls.
 //!
 //! Progress goes to standard error, one line per game and one with the
@@ -27,6 +28,7 @@ pub(crate) mod config;
 pub mod openings;
 pub(crate) mod referee;
 mod report;
+mod resume;
 mod sprt;
 mod standings;
 
@@ -42,7 +44,7 @@ use args::Setup;
 pub use args::{Args, MatchError};
 use referee::{GameOutcome, GameSpec, Player};
 use sprt::Decision;
-use standings::Standings;
+use standings::{Finished, Standings};
 
 /// Runs the tool.
 ///
@@ -80,8 +82,29 @@ enum Message {
 fn play_match(mut setup: Setup) -> Result<(), MatchError> {
     let names = [setup.specs[0].name.clone(), setup.specs[1].name.clone()];
     let mut standings = Standings::new(names.clone(), setup.sprt);
+    for game in &setup.resumed {
+        standings.add(game);
+    }
+    // Game indices (0-based) still to play, in order.
+    let pending: Vec<usize> = (0..setup.games)
+        .filter(|index| !setup.resumed.iter().any(|g| g.number == index + 1))
+        .collect();
+    if let Some((path, _)) = &setup.pgn
+        && !setup.resumed.is_empty()
+    {
+        console::err(format_args!(
+            "resuming: {} games of {} counted, {} to play; after {} games: {} vs {}: {}",
+            setup.resumed.len(),
+            path.display(),
+            pending.len(),
+            standings.tally.games(),
+            names[0],
+            names[1],
+            standings.score_line()
+        ))?;
+    }
     let next_game = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let stop = AtomicBool::new(standings.decision() != Decision::Continue);
     let mut fatal = None;
     let mut closed = None;
     let date = tuzdyk_notation::record::today();
@@ -93,11 +116,11 @@ fn play_match(mut setup: Setup) -> Result<(), MatchError> {
         let (sender, receiver) = mpsc::channel::<Message>();
         for worker in 0..setup.concurrency {
             let sender = sender.clone();
-            let (setup, next_game, stop) = (&setup, &next_game, &stop);
+            let (setup, pending, next_game, stop) = (&setup, &pending, &next_game, &stop);
             let spawned = std::thread::Builder::new()
                 .name(format!("match worker {worker}"))
                 .spawn_scoped(scope, move || {
-                    run_worker(setup, next_game, stop, &sender);
+                    run_worker(setup, pending, next_game, stop, &sender);
                 });
             if let Err(e) = spawned {
                 stop.store(true, Ordering::Relaxed);
@@ -127,7 +150,7 @@ fn play_match(mut setup: Setup) -> Result<(), MatchError> {
                     game.number
                 ))
             } else {
-                standings.add(&game);
+                standings.add(&Finished::played(&game, &names));
                 if let Some((path, file)) = &mut pgn {
                     let text = report::game_record(&game, &names, &setup, &date).to_string();
                     if let Err(e) = writeln!(file, "{text}").and_then(|()| file.flush())
@@ -168,19 +191,20 @@ fn play_match(mut setup: Setup) -> Result<(), MatchError> {
     }
 }
 
-/// One worker: takes the next game until there are none or the match stops.
+/// One worker: takes the next game of `pending` until there are none or
+/// the match stops.
 fn run_worker(
     setup: &Setup,
+    pending: &[usize],
     next_game: &AtomicUsize,
     stop: &AtomicBool,
     sender: &mpsc::Sender<Message>,
 ) {
     let mut players = setup.specs.clone().map(Player::new);
     while !stop.load(Ordering::Relaxed) {
-        let index = next_game.fetch_add(1, Ordering::Relaxed);
-        if index >= setup.games {
+        let Some(&index) = pending.get(next_game.fetch_add(1, Ordering::Relaxed)) else {
             break;
-        }
+        };
         let opening = &setup.openings[(index / 2) % setup.openings.len()];
         let game = GameSpec {
             number: index + 1,

@@ -109,6 +109,16 @@ impl Forfeit {
     }
 }
 
+/// The first engine's points from a game's `result` when engine `white`
+/// (0 or 1) played White: 2 for a win, 1 for a draw, 0 for a loss.
+pub fn first_engine_points(result: GameResult, white: usize) -> u8 {
+    match result {
+        GameResult::Draw => 1,
+        GameResult::Win(Side::White) => 2 * u8::from(white == 0),
+        GameResult::Win(Side::Black) => 2 * u8::from(white == 1),
+    }
+}
+
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
@@ -148,11 +158,7 @@ impl GameOutcome {
 
     /// The first engine's points: 2 for a win, 1 for a draw, 0 for a loss.
     pub fn first_engine_points(&self) -> u8 {
-        match self.result {
-            GameResult::Draw => 1,
-            GameResult::Win(side) if self.engine(side) == 0 => 2,
-            GameResult::Win(_) => 0,
-        }
+        first_engine_points(self.result, self.white)
     }
 
     /// Why the game ended, as written in the record's `Termination` tag.

@@ -125,8 +125,21 @@ pub(super) fn text_summary(standings: &Standings, setup: &Setup) -> String {
         "terminations: {}\n",
         standings.terminations_line()
     ));
+    if !setup.resumed.is_empty() {
+        out.push_str(&format!(
+            "resumed: {} games read back from the --pgn file\n",
+            setup.resumed.len()
+        ));
+    }
     if let Some(line) = standings.closest_to_flag_line() {
-        out.push_str(&format!("least time left after a move: {line}\n"));
+        // A record keeps no clock readings: after --resume, only the
+        // games played since are known.
+        let since = if setup.resumed.is_empty() {
+            ""
+        } else {
+            " (in the games played since resuming)"
+        };
+        out.push_str(&format!("least time left after a move{since}: {line}\n"));
     }
     if let Some((sprt, llr, decision)) = standings.sprt {
         let (lower, upper) = sprt.bounds();
@@ -164,6 +177,8 @@ struct Summary<'a> {
     openings: &'a str,
     games_requested: usize,
     games: u64,
+    /// Of `games`, those read back from the `--pgn` file (`--resume`).
+    resumed_games: usize,
     pairs: u64,
     wins: u64,
     draws: u64,
@@ -183,7 +198,8 @@ struct Summary<'a> {
     adjudicated: u64,
     forfeits: [ForfeitsJson<'a>; 2],
     /// By engine: the least time it had left after a move (before the
-    /// increment) in any game; `null` without clocks.
+    /// increment) in any game played by this run (records keep no clock
+    /// readings); `null` without clocks.
     closest_to_flag_ms: [Option<u64>; 2],
     results: Vec<ResultJson<'a>>,
 }
@@ -274,6 +290,7 @@ pub(super) fn json_summary(standings: &Standings, setup: &Setup) -> String {
         openings: &setup.openings_name,
         games_requested: setup.games,
         games: t.games(),
+        resumed_games: setup.resumed.len(),
         pairs: t.pairs(),
         wins: t.wins,
         draws: t.draws,

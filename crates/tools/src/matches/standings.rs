@@ -4,10 +4,60 @@
 use std::collections::HashMap;
 
 use tuzdyk_notation::record::result_text;
+use tuzdyk_rules::GameResult;
 
-use super::referee::{ForfeitKind, GameOutcome, Termination};
+use super::referee::{self, ForfeitKind, GameOutcome, Termination};
 use super::sprt::{Decision, Sprt};
 use crate::elo::{Tally, format_elo};
+
+/// How a game ended, as the standings count it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ending {
+    /// By the rules of the game.
+    Rules,
+    /// A draw after the maximum number of plies.
+    Adjudicated,
+    /// `engine` (0 or 1) lost by its own fault.
+    Forfeit { engine: usize, kind: ForfeitKind },
+}
+
+/// A finished game as the standings count it: one just played, or one read
+/// back from the record of an interrupted match (`--resume`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Finished {
+    /// 1-based, in the order games are scheduled.
+    pub number: usize,
+    /// The engine (0 or 1) that played White.
+    pub white: usize,
+    pub result: GameResult,
+    pub ending: Ending,
+    /// Why it ended, as the record's `Termination` tag says.
+    pub described: String,
+    /// By engine: the least time left after a move; unknown (`None`) for
+    /// a game read back from its record.
+    pub closest_to_flag_ms: [Option<u64>; 2],
+}
+
+impl Finished {
+    /// A game just played.
+    pub fn played(game: &GameOutcome, names: &[String; 2]) -> Finished {
+        Finished {
+            number: game.number,
+            white: game.white,
+            result: game.result,
+            ending: match &game.termination {
+                Termination::Rules(_) => Ending::Rules,
+                Termination::Adjudicated { .. } => Ending::Adjudicated,
+                Termination::Forfeit { loser, forfeit } => Ending::Forfeit {
+                    engine: game.engine(*loser),
+                    kind: forfeit.kind(),
+                },
+            },
+            described: game.describe(names),
+            closest_to_flag_ms: game.closest_to_flag_ms,
+        }
+    }
+}
 
 /// The running results.
 pub(super) struct Standings {
@@ -43,8 +93,8 @@ impl Standings {
         }
     }
 
-    pub fn add(&mut self, game: &GameOutcome) {
-        let points = game.first_engine_points();
+    pub fn add(&mut self, game: &Finished) {
+        let points = referee::first_engine_points(game.result, game.white);
         self.tally.add_game(points);
         let pair = (game.number - 1) / 2;
         match self.open_pairs.remove(&pair) {
@@ -59,13 +109,11 @@ impl Standings {
                 self.open_pairs.insert(pair, points);
             }
         }
-        match &game.termination {
-            Termination::Rules(_) => self.normal += 1,
-            Termination::Adjudicated { .. } => self.adjudicated += 1,
-            Termination::Forfeit { loser, forfeit } => {
-                *self.forfeits[game.engine(*loser)]
-                    .entry(forfeit.kind())
-                    .or_default() += 1;
+        match game.ending {
+            Ending::Rules => self.normal += 1,
+            Ending::Adjudicated => self.adjudicated += 1,
+            Ending::Forfeit { engine, kind } => {
+                *self.forfeits[engine].entry(kind).or_default() += 1;
             }
         }
         for (closest, ms) in self.closest_to_flag.iter_mut().zip(game.closest_to_flag_ms) {
@@ -79,7 +127,7 @@ impl Standings {
             game.number,
             game.white,
             result_text(Some(game.result)),
-            game.describe(&self.names),
+            game.described.clone(),
         ));
     }
 
