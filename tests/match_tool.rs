@@ -518,6 +518,12 @@ fn a_match_resumes_from_its_record_file() {
         stderr.starts_with("resuming: 7 games of "),
         "the first line says what was counted: {stderr}"
     );
+    let first = stderr.lines().next().unwrap_or("");
+    assert!(
+        first.contains("after 7 games: crash vs tuzdyk: W 0 D 0 L 7")
+            && first.contains(", LLR -0.99"),
+        "{first}"
+    );
     assert!(!stderr.contains("game 7/100:"), "{stderr}");
     assert!(stderr.contains("game 8/100: tuzdyk vs crash: "), "{stderr}");
     assert_eq!(json_field(&stdout, "games"), "18", "{stdout}");

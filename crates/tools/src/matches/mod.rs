@@ -92,8 +92,11 @@ fn play_match(mut setup: Setup) -> Result<(), MatchError> {
     if let Some((path, _)) = &setup.pgn
         && !setup.resumed.is_empty()
     {
+        let sprt = standings
+            .sprt_line()
+            .map_or(String::new(), |line| format!(", {line}"));
         console::err(format_args!(
-            "resuming: {} games of {} counted, {} to play; after {} games: {} vs {}: {}",
+            "resuming: {} games of {} counted, {} to play; after {} games: {} vs {}: {}{sprt}",
             setup.resumed.len(),
             path.display(),
             pending.len(),
