@@ -32,6 +32,7 @@ mod resume;
 mod sprt;
 mod standings;
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -86,9 +87,8 @@ fn play_match(mut setup: Setup) -> Result<(), MatchError> {
         standings.add(game);
     }
     // Game indices (0-based) still to play, in order.
-    let pending: Vec<usize> = (0..setup.games)
-        .filter(|index| !setup.resumed.iter().any(|g| g.number == index + 1))
-        .collect();
+    let done: HashSet<usize> = setup.resumed.iter().map(|g| g.number - 1).collect();
+    let pending: Vec<usize> = (0..setup.games).filter(|i| !done.contains(i)).collect();
     if let Some((path, _)) = &setup.pgn
         && !setup.resumed.is_empty()
     {
