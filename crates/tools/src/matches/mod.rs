@@ -43,6 +43,7 @@ use tuzdyk_protocol::EngineProcess;
 
 use args::Setup;
 pub use args::{Args, MatchError};
+use openings::Opening;
 use referee::{GameOutcome, GameSpec, Player};
 use sprt::Decision;
 use standings::{Finished, Standings};
@@ -194,6 +195,13 @@ fn play_match(mut setup: Setup) -> Result<(), MatchError> {
     }
 }
 
+/// Game `index` (0-based) of the schedule: its opening, and the engine (0
+/// or 1) that plays White. Pairs share an opening, colours swapped, and the
+/// openings cycle.
+fn scheduled(index: usize, openings: &[Opening]) -> (&Opening, usize) {
+    (&openings[(index / 2) % openings.len()], index % 2)
+}
+
 /// One worker: takes the next game of `pending` until there are none or
 /// the match stops.
 fn run_worker(
@@ -208,11 +216,11 @@ fn run_worker(
         let Some(&index) = pending.get(next_game.fetch_add(1, Ordering::Relaxed)) else {
             break;
         };
-        let opening = &setup.openings[(index / 2) % setup.openings.len()];
+        let (opening, white) = scheduled(index, &setup.openings);
         let game = GameSpec {
             number: index + 1,
             opening,
-            white: index % 2,
+            white,
         };
         match referee::play_game(&mut players, &game, &setup.limits, stop) {
             Ok(Some(outcome)) => {

@@ -75,7 +75,7 @@ pub enum RecordProblem {
 /// What a finished game of this match must be.
 pub(super) struct Expected<'a> {
     pub names: &'a [String; 2],
-    /// In game order: game `n` plays `openings[((n - 1) / 2) % len]`.
+    /// In the schedule's order (`scheduled`).
     pub openings: &'a [Opening],
     pub limits: &'a GameLimits,
     pub games: usize,
@@ -124,7 +124,7 @@ fn check(game: &GameRecord, expected: &Expected) -> Result<Finished, RecordProbl
             round,
             games: expected.games,
         })?;
-    let white = (number - 1) % 2;
+    let (opening, white) = super::scheduled(number - 1, expected.openings);
     let names = expected.names;
     if tag("White") != names[white] || tag("Black") != names[1 - white] {
         return Err(RecordProblem::Players {
@@ -135,7 +135,6 @@ fn check(game: &GameRecord, expected: &Expected) -> Result<Finished, RecordProbl
             want_black: names[1 - white].clone(),
         });
     }
-    let opening = &expected.openings[((number - 1) / 2) % expected.openings.len()];
     if game.game.start() != opening.game.start()
         || !game.game.moves().starts_with(opening.game.moves())
     {

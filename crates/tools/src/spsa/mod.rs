@@ -476,7 +476,7 @@ pub fn log_line(state: &State) -> String {
         batch.wins,
         batch.draws,
         batch.losses,
-        batch.wins as i64 - batch.losses as i64,
+        batch.result(),
         theta.join(" ")
     )
 }
@@ -513,7 +513,7 @@ fn print_values(state: &State) -> Result<(), SpsaError> {
     let results: Vec<(u64, i64)> = state
         .batches
         .iter()
-        .map(|b| (b.iteration, b.wins as i64 - b.losses as i64))
+        .map(|b| (b.iteration, b.result()))
         .collect();
     let evidence = rule::evidence(state.seed, &results, state.params.len());
     for ((param, (name, value)), z) in state.params.iter().zip(rounded(state)).zip(evidence) {

@@ -30,6 +30,13 @@ pub struct Batch {
     pub theta: Vec<f64>,
 }
 
+impl Batch {
+    /// W − L of the θ + c·flip side, what the update moves θ by.
+    pub fn result(&self) -> i64 {
+        self.wins as i64 - self.losses as i64
+    }
+}
+
 /// A run: fixed when it starts, but for θ and the batches.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -107,7 +107,7 @@ fn spsa_moves_theta_to_a_known_optimum_with_a_fixed_seed() {
     let results: Vec<(u64, i64)> = state
         .batches
         .iter()
-        .map(|b| (b.iteration, b.wins as i64 - b.losses as i64))
+        .map(|b| (b.iteration, b.result()))
         .collect();
     let z = rule::evidence(state.seed, &results, 2);
     assert!(z[0] > 3.0 && z[1] > 3.0, "{z:?}");
