@@ -166,11 +166,12 @@ tunables! {
     /// After a failed window the margin grows by half of itself and this.
     ASPIRATION_GROWTH: i32 = 10, 0..=60, c_end 4.0, r_end 0.002;
     /// Late-move reductions: `ln(depth) * ln(move number) / LMR_DIVISOR`,
-    /// with both logarithms taken times 100. 10,000 (was 20,000): SPSA's
-    /// second run pointed down (z -5.0), probes at 20,000 nodes found
-    /// +45.1 Elo at 10,000 and nothing more at 7,000, and it passed an SPRT
-    /// at 5+0.05 (+32.0 [+13.6, +50.7], 620 games; STRENGTH.md).
-    LMR_DIVISOR: i32 = 10_000, 5_000..=40_000, c_end 3000.0, r_end 0.002;
+    /// with both logarithms taken times 100. 10,000 was tried and reverted:
+    /// it passed an SPRT at 5+0.05 (+32.0 [+13.6, +50.7], 620 games) but
+    /// measured -5.2 [-29.5, +19.0] over 400 games at 10+0.1, the clock the
+    /// engine is judged at (STRENGTH.md, "Along the gradient"). The range
+    /// reaches down to 5,000 for the next tuning run.
+    LMR_DIVISOR: i32 = 20_000, 5_000..=40_000, c_end 3000.0, r_end 0.002;
     /// Reverse futility: at depth up to this, a static evaluation
     /// `RFP_MARGIN` per ply above beta (`RFP_IMPROVING` less when
     /// improving) returns at once.
